@@ -1,0 +1,85 @@
+//! `ansatz bench`: the fast engine's rate on seeded random standard deals.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use serde_json::json;
+
+use super::output::{BadInput, Out};
+use super::progress;
+use crate::bench;
+
+/// Play N seeded, uniformly shuffled standard 26/26 deals and report the rate.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  ansatz bench
+  ansatz bench --games 10000000 --threads 1 --json
+  ansatz bench --games 10000000 --threads 2 --json
+
+The same seed gives the same deals (and totals) for any thread count.")]
+pub struct Args {
+    /// Number of deals to play.
+    #[arg(long, default_value_t = 2_000_000)]
+    games: u64,
+    /// Seed of the deals.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// A rayon pool of `threads` workers (every core when `None`).
+pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    if threads == Some(0) {
+        return Err(BadInput("--threads must be at least 1".into()).into());
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .context("starting worker threads")
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let pool = pool(args.threads)?;
+    let pb = progress::bar(args.games, "games", args.quiet || args.json);
+    let report = pool.install(|| bench::run(args.games, args.seed, &|n| pb.inc(n)));
+    pb.finish_and_clear();
+    let t = &report.totals;
+    let secs = report.seconds.max(1e-9);
+    let games = t.games.max(1) as f64;
+    let v = json!({
+        "games": t.games,
+        "cycles": t.cycles,
+        "seconds": report.seconds,
+        "games_per_second": t.games as f64 / secs,
+        "games_per_second_per_thread": t.games as f64 / secs / report.threads as f64,
+        "cards_per_second": t.cards as f64 / secs,
+        "mean_cards": t.cards as f64 / games,
+        "mean_tricks": t.tricks as f64 / games,
+        "threads": report.threads,
+        "seed": args.seed,
+    });
+    let mut out = Out::new();
+    if args.json {
+        out.json(&v)?;
+    } else {
+        writeln!(out, "games             {}", t.games)?;
+        writeln!(out, "cycles            {}", t.cycles)?;
+        writeln!(out, "threads           {}", report.threads)?;
+        writeln!(out, "seconds           {:.3}", report.seconds)?;
+        writeln!(out, "games/s           {:.0} ({:.0} per thread)", t.games as f64 / secs, t.games as f64 / secs / report.threads as f64)?;
+        writeln!(out, "cards/s           {:.3e}", t.cards as f64 / secs)?;
+        writeln!(out, "mean cards        {:.2}", t.cards as f64 / games)?;
+        writeln!(out, "mean tricks       {:.2}", t.tricks as f64 / games)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,57 @@
+//! Command-line face: clap structs, one file per subcommand, progress bars in `progress.rs`.
+//! Each subcommand turns its arguments into validated library values and calls the library.
+
+mod bench;
+mod output;
+mod play;
+mod progress;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+pub use output::{BadInput, Out};
+
+/// Constructive search of Beggar-My-Neighbour games: play, play backwards, build non-terminating
+/// deals from pieces (Casella's Ansatz), and search.
+#[derive(Parser, Debug)]
+#[command(name = "ansatz", version, about, long_about = None, after_help = EXAMPLES)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+const EXAMPLES: &str = "\
+Examples:
+  ansatz play '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA (1)'
+  ansatz play --trace 'J--/-J-'
+  ansatz bench --games 1000000 --threads 2 --json
+
+Positions are HAND1/HAND2 (n), top card first: dash notation (-JQKA), playing cards
+(10S 9♣ KH ...) or Paulhus digits (--notation digits). Exit codes: 0 ok, 1 nothing found,
+2 bad input.";
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    Play(play::Args),
+    Bench(bench::Args),
+}
+
+/// Runs the command line and maps errors to exit codes. A broken pipe is not an error.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Play(a) => play::run(a),
+        Command::Bench(a) => bench::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            if output::is_broken_pipe(&e) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("ansatz: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

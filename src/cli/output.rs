@@ -1,0 +1,50 @@
+//! Output plumbing shared by the subcommands: a buffered stdout that reports broken pipes as
+//! errors (never panics), JSON printing, and the bad-input error.
+
+use std::io::{self, BufWriter, Write};
+
+use thiserror::Error;
+
+/// Bad input found at the edge (exit code 2); the message names the problem.
+#[derive(Debug, Error)]
+#[error("{0}")]
+pub struct BadInput(pub String);
+
+/// Buffered, locked stdout.
+pub struct Out(BufWriter<io::StdoutLock<'static>>);
+
+impl Out {
+    pub fn new() -> Out {
+        Out(BufWriter::new(io::stdout().lock()))
+    }
+
+    /// Prints one JSON value on its own line.
+    pub fn json(&mut self, value: &serde_json::Value) -> io::Result<()> {
+        serde_json::to_writer(&mut self.0, value)?;
+        self.0.write_all(b"\n")?;
+        self.0.flush()
+    }
+}
+
+impl Default for Out {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Write for Out {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// Whether an error chain ends in a broken pipe (e.g. `ansatz ... | head`).
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,61 @@
+//! Forward play: the outcome type shared by every engine, and the engines themselves.
+//!
+//! - [`reference`]: VecDeque + HashMap, as plain as the rules read; the oracle.
+//! - [`fast`]: fixed ring buffers, no allocation or hashing in the trick loop.
+//! - [`cycle`]: exact cycle detection (Brent) over the fast engine's states.
+//! - [`trace`]: every position at trick boundaries, for `ansatz play --trace`.
+
+pub mod cycle;
+pub mod fast;
+pub mod reference;
+pub mod trace;
+
+use crate::position::Position;
+
+/// How a game ends, under the counting conventions of `rules.md`:
+/// `cards` are the cards put on the pile; `tricks` count every taken pile and the last, partial trick.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The game ends; `winner` is 0 for player 1, 1 for player 2.
+    Terminates { winner: u8, tricks: u64, cards: u64 },
+    /// The game reaches a position it has been in before.
+    Cycle(CycleInfo),
+}
+
+/// A non-terminating game. `tricks` and `cards` count play until a position first repeats
+/// (`tricks == preperiod + period`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CycleInfo {
+    pub preperiod: u64,
+    pub period: u64,
+    pub tricks: u64,
+    pub cards: u64,
+    /// Cards played in one period.
+    pub cycle_cards: u64,
+    /// The smallest position on the cycle in the order of [`Position::key_cmp`]: two games that reach the
+    /// same cycle report the same id.
+    pub cycle_id: Position,
+}
+
+impl Outcome {
+    pub fn is_cycle(&self) -> bool {
+        matches!(self, Outcome::Cycle(_))
+    }
+    pub fn tricks(&self) -> u64 {
+        match self {
+            Outcome::Terminates { tricks, .. } => *tricks,
+            Outcome::Cycle(c) => c.tricks,
+        }
+    }
+    pub fn cards(&self) -> u64 {
+        match self {
+            Outcome::Terminates { cards, .. } => *cards,
+            Outcome::Cycle(c) => c.cards,
+        }
+    }
+}
+
+/// Plays a position to its end or its cycle with the fast engine (any hand sizes).
+pub fn play(pos: &Position) -> Outcome {
+    cycle::play(pos)
+}

@@ -1,0 +1,12 @@
+//! ansatz: constructive search of Beggar-My-Neighbour games (Casella's Ansatz), as a library.
+//!
+//! The `ansatz` binary is a thin command-line face over these modules; nothing here prints.
+
+pub mod bench;
+pub mod card;
+pub mod cli;
+pub mod deal;
+pub mod engine;
+pub mod notation;
+pub mod position;
+pub mod rng;
