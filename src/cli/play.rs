@@ -25,8 +25,9 @@ Examples:
 Counting (rules.md): cards = cards put on the pile; tricks = piles taken, plus the last partial
 trick. For a cycle, tricks and cards count play until a position first repeats.")]
 pub struct Args {
-    /// The position: HAND1/HAND2 [(1)|(2)], top card first.
-    #[arg(allow_hyphen_values = true)]
+    /// The position: HAND1/HAND2 [(1)|(2)], top card first. Default: the balanced
+    /// non-terminating deal of the 2024 paper.
+    #[arg(allow_hyphen_values = true, default_value = PAPER_DEAL)]
     position: String,
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -44,6 +45,9 @@ pub struct Args {
     #[arg(long)]
     reference: bool,
 }
+
+/// The first balanced non-terminating deal (arXiv:2403.13855, 2024).
+pub const PAPER_DEAL: &str = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA (1)";
 
 /// Parses a position and checks it against `--deck` when given: the shared validation of every
 /// subcommand that takes a position.

@@ -1,0 +1,37 @@
+//! Helpers shared by the integration tests: the shared data directory and running the binary.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// `../shared/data` next to the repository (CI clones the repo beside `shared/`).
+pub fn shared_data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(name)
+}
+
+/// Lines of a known-answer file, without comments and blank lines.
+pub fn data_lines(name: &str) -> Vec<String> {
+    let path = shared_data(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect()
+}
+
+/// Runs the `ansatz` binary with `args`.
+pub fn ansatz(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ansatz"))
+        .args(args)
+        .output()
+        .expect("running ansatz")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}

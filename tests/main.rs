@@ -1,0 +1,5 @@
+//! The integration tests, built as one binary; one module per area.
+
+mod common;
+/// Engines: known answers from shared/data, fast vs reference property tests, notation round trips.
+mod engine;
