@@ -6,11 +6,38 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::deal::random_standard_small;
-use crate::engine::Outcome;
 use crate::engine::cycle::play_state;
+use crate::engine::fast::{Large, Ring64};
+use crate::engine::{Outcome, reference};
 
 /// Deals per unit of parallel work. Fixed, so the set of deals never depends on the thread count.
 pub const CHUNK: u64 = 4096;
+
+/// Which engine plays the deals.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Engine {
+    /// The bitboard engine (`engine::bits`), what every search uses.
+    #[default]
+    Bits,
+    /// The per-card ring engine on the stack (`engine::fast::Ring64`).
+    Ring,
+    /// The per-card ring engine on the heap, the general path for any deck size.
+    Large,
+    /// The VecDeque + HashMap oracle.
+    Reference,
+}
+
+impl Engine {
+    fn play(self, index: u64, seed: u64) -> Outcome {
+        let deal = random_standard_small(seed, index);
+        match self {
+            Engine::Bits => play_state(&deal),
+            Engine::Ring => play_state(&Ring64::from_position(&deal.to_position())),
+            Engine::Large => play_state(&Large::from_position(&deal.to_position())),
+            Engine::Reference => reference::play(&deal.to_position()),
+        }
+    }
+}
 
 /// Totals over a run of games.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -40,7 +67,12 @@ pub struct BenchReport {
 
 /// Plays deals `0..games` under `seed` on the current rayon pool. `progress` is called with the
 /// number of games finished by each chunk.
-pub fn run(games: u64, seed: u64, progress: &(dyn Fn(u64) + Sync)) -> BenchReport {
+pub fn run(
+    games: u64,
+    seed: u64,
+    engine: Engine,
+    progress: &(dyn Fn(u64) + Sync),
+) -> BenchReport {
     let start = Instant::now();
     let chunks = games.div_ceil(CHUNK);
     let totals = (0..chunks)
@@ -50,7 +82,7 @@ pub fn run(games: u64, seed: u64, progress: &(dyn Fn(u64) + Sync)) -> BenchRepor
             let hi = (lo + CHUNK).min(games);
             let mut t = Totals::default();
             for index in lo..hi {
-                let outcome = play_state(&random_standard_small(seed, index));
+                let outcome = engine.play(index, seed);
                 t.games += 1;
                 t.cards += outcome.cards();
                 t.tricks += outcome.tricks();

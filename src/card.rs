@@ -88,9 +88,9 @@ impl fmt::Display for DeckSpec {
     /// Prints the count form, e.g. `36-4J4Q4K4A`, which parses back to the same spec.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}-", self.counts[0])?;
-        for kind in 1..KINDS {
-            if self.counts[kind] > 0 {
-                write!(f, "{}{}", self.counts[kind], DASH_SYMBOLS[kind])?;
+        for (&n, symbol) in self.counts.iter().zip(DASH_SYMBOLS).skip(1) {
+            if n > 0 {
+                write!(f, "{n}{symbol}")?;
             }
         }
         Ok(())

@@ -161,8 +161,13 @@ fn split_suffix(chars: &[Located]) -> Result<(&[Located], Option<usize>), ParseE
         _ => {
             // Players beyond 2 are accepted here; the caller checks them against the hand count.
             match inner.parse::<usize>() {
-                Ok(n) if n >= 1 && n <= 64 => n - 1,
-                _ => return Err(ParseError::BadPlayer { found: inner, column }),
+                Ok(n) if (1..=64).contains(&n) => n - 1,
+                _ => {
+                    return Err(ParseError::BadPlayer {
+                        found: inner,
+                        column,
+                    });
+                }
             }
         }
     };
@@ -306,13 +311,29 @@ mod tests {
         assert_eq!(p(""), Err(ParseError::Empty));
         assert_eq!(p("   "), Err(ParseError::Empty));
         assert_eq!(p("--J-"), Err(ParseError::MissingSlash));
-        assert!(matches!(p("-X/J"), Err(ParseError::UnknownChar { ch: 'X', column: 2, .. })));
+        assert!(matches!(
+            p("-X/J"),
+            Err(ParseError::UnknownChar {
+                ch: 'X',
+                column: 2,
+                ..
+            })
+        ));
         assert!(matches!(p("--/J- (3)"), Err(ParseError::BadPlayer { .. })));
         assert!(matches!(p("--/J- (x)"), Err(ParseError::BadPlayer { .. })));
         assert!(matches!(p("--/J- (1"), Err(ParseError::BadSuffix { .. })));
-        assert!(matches!(p("0213/2"), Err(ParseError::AmbiguousDigit { ch: '0', column: 1 })));
-        assert!(matches!(p("●-/●J- "), Err(ParseError::ConflictingMover { .. })));
-        assert!(matches!(p("●-/J- (2)"), Err(ParseError::ConflictingMover { .. })));
+        assert!(matches!(
+            p("0213/2"),
+            Err(ParseError::AmbiguousDigit { ch: '0', column: 1 })
+        ));
+        assert!(matches!(
+            p("●-/●J- "),
+            Err(ParseError::ConflictingMover { .. })
+        ));
+        assert!(matches!(
+            p("●-/J- (2)"),
+            Err(ParseError::ConflictingMover { .. })
+        ));
         assert_eq!(p("/"), Err(ParseError::NoCards));
     }
 }

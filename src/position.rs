@@ -165,10 +165,17 @@ mod tests {
 
     #[test]
     fn display_round_trips() {
-        let p = Position::parse("---K---Q-KQAJ-----AAJ--J--/●----------Q----KQ-J-----KA", Notation::Auto).unwrap();
+        let p = Position::parse(
+            "---K---Q-KQAJ-----AAJ--J--/●----------Q----KQ-J-----KA",
+            Notation::Auto,
+        )
+        .unwrap();
         assert_eq!(p.to_move, 1);
         let s = p.to_string();
-        assert_eq!(s, "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA (2)");
+        assert_eq!(
+            s,
+            "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA (2)"
+        );
         assert_eq!(Position::parse(&s, Notation::Auto).unwrap(), p);
         p.check_deck(&DeckSpec::STANDARD).unwrap();
         assert!(p.is_balanced());
@@ -176,10 +183,18 @@ mod tests {
 
     #[test]
     fn pack_round_trips_and_orders() {
-        let p = Position::parse("--K---A----AAJ--J--------K---------Q-Q-K---Q-KAQJ-/J- (1)", Notation::Auto).unwrap();
+        let p = Position::parse(
+            "--K---A----AAJ--J--------K---------Q-Q-K---Q-KAQJ-/J- (1)",
+            Notation::Auto,
+        )
+        .unwrap();
         let k = p.pack().unwrap();
         assert_eq!(Position::unpack(k, 52), p);
-        let q = Position::parse("--K---A----AAJ--J--------K---------Q-Q-K---Q-KAQJ-J/- (2)", Notation::Auto).unwrap();
+        let q = Position::parse(
+            "--K---A----AAJ--J--------K---------Q-Q-K---Q-KAQJ-J/- (2)",
+            Notation::Auto,
+        )
+        .unwrap();
         assert_eq!(p.key_cmp(&q), p.pack().cmp(&q.pack()));
     }
 
@@ -187,6 +202,9 @@ mod tests {
     fn deck_mismatch_names_the_counts() {
         let p = Position::parse("--J/Q (1)", Notation::Auto).unwrap();
         let e = p.check_deck(&DeckSpec::STANDARD).unwrap_err().to_string();
-        assert!(e.contains("3 number cards") || e.contains("2 number cards"), "{e}");
+        assert!(
+            e.contains("3 number cards") || e.contains("2 number cards"),
+            "{e}"
+        );
     }
 }

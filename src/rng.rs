@@ -70,8 +70,12 @@ mod tests {
 
     #[test]
     fn streams_are_deterministic() {
-        let a: Vec<u64> = (0..4).map(|i| SplitMix64::for_index(9, i).next_u64()).collect();
-        let b: Vec<u64> = (0..4).map(|i| SplitMix64::for_index(9, i).next_u64()).collect();
+        let a: Vec<u64> = (0..4)
+            .map(|i| SplitMix64::for_index(9, i).next_u64())
+            .collect();
+        let b: Vec<u64> = (0..4)
+            .map(|i| SplitMix64::for_index(9, i).next_u64())
+            .collect();
         assert_eq!(a, b);
         assert_ne!(a[0], a[1]);
     }

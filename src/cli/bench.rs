@@ -32,9 +32,23 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// Engine: bits (the fast bitboard engine), ring (per-card ring buffer), large (the general
+    /// heap path for any deck size) or reference (the oracle). Compare rates to see the ratios.
+    #[arg(long, default_value = "bits", value_parser = parse_engine)]
+    engine: bench::Engine,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+}
+
+fn parse_engine(s: &str) -> Result<bench::Engine, String> {
+    match s {
+        "bits" => Ok(bench::Engine::Bits),
+        "ring" => Ok(bench::Engine::Ring),
+        "large" => Ok(bench::Engine::Large),
+        "reference" => Ok(bench::Engine::Reference),
+        _ => Err(format!("unknown engine {s:?} (bits, ring, large or reference)")),
+    }
 }
 
 /// A rayon pool of `threads` workers (every core when `None`).
@@ -51,7 +65,7 @@ pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
 pub fn run(args: Args) -> Result<ExitCode> {
     let pool = pool(args.threads)?;
     let pb = progress::bar(args.games, "games", args.quiet || args.json);
-    let report = pool.install(|| bench::run(args.games, args.seed, &|n| pb.inc(n)));
+    let report = pool.install(|| bench::run(args.games, args.seed, args.engine, &|n| pb.inc(n)));
     pb.finish_and_clear();
     let t = &report.totals;
     let secs = report.seconds.max(1e-9);
@@ -67,6 +81,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "mean_tricks": t.tricks as f64 / games,
         "threads": report.threads,
         "seed": args.seed,
+        "engine": format!("{:?}", args.engine).to_lowercase(),
     });
     let mut out = Out::new();
     if args.json {
@@ -76,7 +91,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         writeln!(out, "cycles            {}", t.cycles)?;
         writeln!(out, "threads           {}", report.threads)?;
         writeln!(out, "seconds           {:.3}", report.seconds)?;
-        writeln!(out, "games/s           {:.0} ({:.0} per thread)", t.games as f64 / secs, t.games as f64 / secs / report.threads as f64)?;
+        writeln!(
+            out,
+            "games/s           {:.0} ({:.0} per thread)",
+            t.games as f64 / secs,
+            t.games as f64 / secs / report.threads as f64
+        )?;
         writeln!(out, "cards/s           {:.3e}", t.cards as f64 / secs)?;
         writeln!(out, "mean cards        {:.2}", t.cards as f64 / games)?;
         writeln!(out, "mean tricks       {:.2}", t.tricks as f64 / games)?;

@@ -140,7 +140,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Outcome::Cycle(c) => {
             writeln!(out, "outcome      cycle (never ends)")?;
             writeln!(out, "preperiod    {} tricks", c.preperiod)?;
-            writeln!(out, "period       {} tricks, {} cards", c.period, c.cycle_cards)?;
+            writeln!(
+                out,
+                "period       {} tricks, {} cards",
+                c.period, c.cycle_cards
+            )?;
             writeln!(out, "until repeat {} tricks, {} cards", c.tricks, c.cards)?;
             writeln!(out, "cycle_id     {}", c.cycle_id)?;
         }

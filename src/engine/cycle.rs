@@ -2,7 +2,7 @@
 //! boundaries, never a hash alone. The preperiod, card counts and cycle id come from a second pass,
 //! which only cycling games pay for.
 
-use super::fast::{Buf, Large, SMALL_CAP, Small, State, Step};
+use super::fast::{GameState, Large, SMALL_CAP, Small, Step};
 use super::{CycleInfo, Outcome};
 use crate::card::Card;
 use crate::position::Position;
@@ -17,13 +17,13 @@ pub fn play(pos: &Position) -> Outcome {
 }
 
 /// Only whether the game from `start` ends; cheaper than [`play_state`] for cycling games.
-pub fn terminates<B: Buf>(start: &State<B>) -> bool {
+pub fn terminates<S: GameState>(start: &S) -> bool {
     let mut pile = vec_or_stack(start);
     matches!(brent(start, pile.as_mut()), Brent::Ends { .. })
 }
 
 /// Plays `start` to its end or its cycle.
-pub fn play_state<B: Buf>(start: &State<B>) -> Outcome {
+pub fn play_state<S: GameState>(start: &S) -> Outcome {
     let mut pile = vec_or_stack(start);
     let pile = pile.as_mut();
     match brent(start, pile) {
@@ -55,7 +55,7 @@ impl Pile {
     }
 }
 
-fn vec_or_stack<B: Buf>(start: &State<B>) -> Pile {
+fn vec_or_stack<S: GameState>(start: &S) -> Pile {
     let cap = start.capacity();
     if cap <= SMALL_CAP {
         Pile::Stack([0; SMALL_CAP])
@@ -72,7 +72,7 @@ enum Brent {
 /// Brent's method: the saved state jumps to the current one at every power of two; a repeat of the
 /// saved state within the current window gives the exact period.
 #[inline]
-fn brent<B: Buf>(start: &State<B>, pile: &mut [Card]) -> Brent {
+fn brent<S: GameState>(start: &S, pile: &mut [Card]) -> Brent {
     let mut hare = start.clone();
     let mut saved = start.clone();
     let mut power: u64 = 1;
@@ -107,7 +107,7 @@ fn brent<B: Buf>(start: &State<B>, pile: &mut [Card]) -> Brent {
 
 /// Advances `s` one trick that is known not to end the game; returns the cards played.
 #[inline]
-fn step<B: Buf>(s: &mut State<B>, pile: &mut [Card]) -> u64 {
+fn step<S: GameState>(s: &mut S, pile: &mut [Card]) -> u64 {
     match s.trick(pile) {
         Step::Next { cards } => cards as u64,
         Step::End { .. } => unreachable!("a cycling game does not end"),
@@ -115,7 +115,7 @@ fn step<B: Buf>(s: &mut State<B>, pile: &mut [Card]) -> u64 {
 }
 
 /// Second pass for a game known to cycle with `period`: the preperiod, the card counts and the id.
-fn describe_cycle<B: Buf>(start: &State<B>, period: u64, pile: &mut [Card]) -> CycleInfo {
+fn describe_cycle<S: GameState>(start: &S, period: u64, pile: &mut [Card]) -> CycleInfo {
     let mut lead = start.clone();
     let mut lead_cards = 0;
     for _ in 0..period {

@@ -1,8 +1,10 @@
-//! The fast forward engine: hands in fixed ring buffers, a trick loop that never allocates or hashes.
+//! The fast forward engine's layouts and the per-card ring engine: hands in fixed ring buffers, a trick
+//! loop that never allocates or hashes.
 //!
-//! A hand is a power-of-two ring (`[u8; 64]` for decks of up to 64 cards, a boxed slice for larger
-//! ones: the same code, monomorphised). [`State`] is `Copy` for the small layout and lives on the
-//! stack. The reference engine (`reference.rs`) is the oracle this file is tested against.
+//! [`Small`] (decks of up to 64 cards) is the bitboard engine of `bits.rs`. [`State`] is the plain
+//! per-card ring engine: over a boxed power-of-two slice it is the general path for decks of any size
+//! ([`Large`]); over `[u8; 64]` ([`Ring64`]) it is a second, simpler check on the bitboard engine.
+//! Both are tested against `reference.rs`.
 
 use std::cmp::Ordering;
 
@@ -137,8 +139,37 @@ pub struct State<B> {
     pub to_move: u8,
 }
 
-/// The stack layout, for decks of up to 64 cards.
-pub type Small = State<[Card; SMALL_CAP]>;
+/// The fast layout for decks of up to 64 cards: the bitboard engine.
+pub type Small = super::bits::BitState;
+/// The per-card ring engine on the stack (decks of up to 64 cards), kept as a check on [`Small`].
+pub type Ring64 = State<[Card; SMALL_CAP]>;
+
+/// What the cycle detector needs from an engine layout.
+pub trait GameState: Clone + PartialEq {
+    /// Plays one trick; `pile` is scratch of at least [`GameState::capacity`] cards.
+    fn trick(&mut self, pile: &mut [Card]) -> Step;
+    /// The cycle-id order (`Position::key_cmp`).
+    fn key_cmp(&self, other: &Self) -> Ordering;
+    fn to_position(&self) -> Position;
+    /// The pile scratch size.
+    fn capacity(&self) -> usize;
+}
+
+impl<B: Buf> GameState for State<B> {
+    #[inline(always)]
+    fn trick(&mut self, pile: &mut [Card]) -> Step {
+        State::trick(self, pile)
+    }
+    fn key_cmp(&self, other: &Self) -> Ordering {
+        State::key_cmp(self, other)
+    }
+    fn to_position(&self) -> Position {
+        State::to_position(self)
+    }
+    fn capacity(&self) -> usize {
+        State::capacity(self)
+    }
+}
 /// The heap layout, for larger decks (multi-deck test hands).
 pub type Large = State<Box<[Card]>>;
 
@@ -190,7 +221,7 @@ impl<B: Buf> State<B> {
     pub fn trick(&mut self, pile: &mut [Card]) -> Step {
         let mut p = self.to_move as usize;
         if self.hands[0].is_empty() || self.hands[1].is_empty() {
-            let winner = u8::from(self.hands[1].len() > 0);
+            let winner = u8::from(!self.hands[1].is_empty());
             return Step::End { winner, cards: 0 };
         }
         let mut n = 0usize;
@@ -214,25 +245,24 @@ impl<B: Buf> State<B> {
             }
         }
         // Payment phase: `p` owes `debt`; a penalty card hands the debt back.
-        'pay: loop {
+        let mut paid = 0;
+        while paid < debt {
             let h = &mut self.hands[p];
-            for _ in 0..debt {
-                if h.is_empty() {
-                    return Step::End {
-                        winner: (p ^ 1) as u8,
-                        cards: n as u32,
-                    };
-                }
-                let c = h.pop();
-                pile[n] = c;
-                n += 1;
-                if c != 0 {
-                    debt = c;
-                    p ^= 1;
-                    continue 'pay;
-                }
+            if h.is_empty() {
+                return Step::End {
+                    winner: (p ^ 1) as u8,
+                    cards: n as u32,
+                };
             }
-            break;
+            let c = h.pop();
+            pile[n] = c;
+            n += 1;
+            paid += 1;
+            if c != 0 {
+                debt = c;
+                paid = 0;
+                p ^= 1;
+            }
         }
         let w = p ^ 1;
         self.hands[w].extend(&pile[..n]);

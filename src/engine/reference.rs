@@ -23,13 +23,11 @@ pub fn trick(pos: &Position) -> Trick {
         pos.hands[1].iter().copied().collect(),
     ];
     // A position with an empty hand is already over: that player lost right after the last trick.
-    for p in 0..2 {
-        if hands[p].is_empty() {
-            return Trick::End {
-                winner: 1 - p as u8,
-                cards: 0,
-            };
-        }
+    if let Some(p) = hands.iter().position(VecDeque::is_empty) {
+        return Trick::End {
+            winner: 1 - p as u8,
+            cards: 0,
+        };
     }
     let mut pile: Vec<Card> = Vec::new();
     let mut player = pos.to_move as usize;
