@@ -67,12 +67,7 @@ pub struct BenchReport {
 
 /// Plays deals `0..games` under `seed` on the current rayon pool. `progress` is called with the
 /// number of games finished by each chunk.
-pub fn run(
-    games: u64,
-    seed: u64,
-    engine: Engine,
-    progress: &(dyn Fn(u64) + Sync),
-) -> BenchReport {
+pub fn run(games: u64, seed: u64, engine: Engine, progress: &(dyn Fn(u64) + Sync)) -> BenchReport {
     let start = Instant::now();
     let chunks = games.div_ceil(CHUNK);
     let totals = (0..chunks)

@@ -47,7 +47,9 @@ fn parse_engine(s: &str) -> Result<bench::Engine, String> {
         "ring" => Ok(bench::Engine::Ring),
         "large" => Ok(bench::Engine::Large),
         "reference" => Ok(bench::Engine::Reference),
-        _ => Err(format!("unknown engine {s:?} (bits, ring, large or reference)")),
+        _ => Err(format!(
+            "unknown engine {s:?} (bits, ring, large or reference)"
+        )),
     }
 }
 

@@ -134,7 +134,10 @@ impl BitState {
     }
 
     pub fn from_hands(h1: &[Card], h2: &[Card], to_move: u8) -> Self {
-        assert!(h1.len() + h2.len() <= CAP, "the bitboard layout holds at most 64 cards");
+        assert!(
+            h1.len() + h2.len() <= CAP,
+            "the bitboard layout holds at most 64 cards"
+        );
         BitState {
             hands: [BitHand::new(h1), BitHand::new(h2)],
             to_move,
