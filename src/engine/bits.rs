@@ -162,7 +162,7 @@ impl BitState {
     }
 
     /// Plays one trick. `pile` is scratch of at least 64 cards. On `End` the state is left mid-trick.
-    #[inline]
+    #[inline(always)]
     pub fn trick(&mut self, pile: &mut [Card]) -> Step {
         let pile: &mut [Card; CAP] = (&mut pile[..CAP]).try_into().expect("pile of 64 cards");
         let a = self.to_move as usize;
