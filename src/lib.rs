@@ -3,6 +3,7 @@
 //! The `ansatz` binary is a thin command-line face over these modules; nothing here prints.
 
 pub mod assemble;
+pub mod backward;
 pub mod bench;
 pub mod card;
 pub mod cli;

@@ -2,8 +2,11 @@
 //! Each subcommand turns its arguments into validated library values and calls the library.
 
 mod bench;
+mod extend;
+mod family;
 mod output;
 mod play;
+mod predecessors;
 mod progress;
 
 use std::process::ExitCode;
@@ -26,6 +29,8 @@ Examples:
   ansatz play '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA (1)'
   ansatz play --trace 'J--/-J-'
   ansatz bench --games 1000000 --threads 2 --json
+  ansatz predecessors 'J--/-J- (2)'
+  ansatz family --json
 
 Positions are HAND1/HAND2 (n), top card first: dash notation (-JQKA), playing cards
 (10S 9♣ KH ...) or Paulhus digits (--notation digits). Exit codes: 0 ok, 1 nothing found,
@@ -35,6 +40,9 @@ Positions are HAND1/HAND2 (n), top card first: dash notation (-JQKA), playing ca
 enum Command {
     Play(play::Args),
     Bench(bench::Args),
+    Predecessors(predecessors::Args),
+    Family(family::Args),
+    Extend(extend::Args),
 }
 
 /// Runs the command line and maps errors to exit codes. A broken pipe is not an error.
@@ -43,6 +51,9 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Play(a) => play::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Predecessors(a) => predecessors::run(a),
+        Command::Family(a) => family::run(a),
+        Command::Extend(a) => extend::run(a),
     };
     match result {
         Ok(code) => code,

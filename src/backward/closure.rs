@@ -1,0 +1,249 @@
+//! The backward closure: a level-synchronous parallel BFS (rayon) over predecessors.
+//!
+//! No visited set is needed. Forward play is a function, so a position that is not a seed has
+//! exactly one successor and is found exactly once, as a predecessor of that successor. Seeds are
+//! either a cycle or the path of one game: each seed's own predecessor among the seeds is known and
+//! given as [`Seed::skip`], so the search never re-enters the seed set. The BFS therefore only
+//! counts, never hashes; `reference::closure` (a visited set of whole positions) checks it, and
+//! [`closure_with_visited_set`] runs the same search with a `DashMap` keyed by the packed `u128` to
+//! confirm, on large closures, that no position ever comes twice.
+//!
+//! Work is cut into batches of the frontier in a fixed order, so the result, the deepest example
+//! and the point where `max_positions` stops the search do not depend on the thread count.
+
+use std::hash::{BuildHasherDefault, Hasher};
+
+use dashmap::DashMap;
+use rayon::prelude::*;
+
+use super::compact::Compact;
+use super::predecessors::for_each_predecessor;
+use crate::position::PACK_MAX_CARDS;
+
+/// A position of the closure with the length of its game to the target (the cycle, or the end of
+/// the game for `extend`): `tricks` and `cards` from this position until the target is reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Node {
+    pub pos: Compact,
+    pub tricks: u32,
+    pub cards: u32,
+}
+
+/// A starting position and its predecessor among the seeds, which the search must not re-enter.
+#[derive(Clone, Copy, Debug)]
+pub struct Seed {
+    pub node: Node,
+    pub skip: Option<Compact>,
+}
+
+/// Limits of a closure search; `Default` gives the defaults documented on each field.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    /// Stop after this many positions (seeds included); the search stops at the end of the batch
+    /// that crosses the limit. Default 200 million (about 16 GB of frontier at worst).
+    pub max_positions: u64,
+    /// Whether balanced seeds are reported with the balanced positions. Default true.
+    pub seeds_balanced: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            max_positions: 200_000_000,
+            seeds_balanced: true,
+        }
+    }
+}
+
+/// What a closure search found.
+#[derive(Clone, Debug)]
+pub struct Closure {
+    /// Distinct positions found, seeds included.
+    pub size: u64,
+    /// The deepest BFS level reached (0: only the seeds).
+    pub max_depth: u32,
+    /// The smallest position (cycle-id order) of the deepest level.
+    pub deepest: Option<Node>,
+    /// Every balanced position found, in BFS order.
+    pub balanced: Vec<Node>,
+    /// False when `max_positions` stopped the search.
+    pub complete: bool,
+}
+
+/// Positions handed to the worker pool at once; the limit is checked between batches.
+const BATCH: usize = 1 << 16;
+/// Positions one rayon task expands.
+const CHUNK: usize = 256;
+
+/// Something whose predecessors make the next level.
+trait Expand: Sync {
+    fn expand(&self, emit: impl FnMut(Node));
+}
+
+impl Expand for Node {
+    #[inline]
+    fn expand(&self, mut emit: impl FnMut(Node)) {
+        for_each_predecessor(&self.pos, |p, pile| {
+            emit(Node {
+                pos: *p,
+                tricks: self.tricks + 1,
+                cards: self.cards + pile,
+            })
+        });
+    }
+}
+
+impl Expand for Seed {
+    fn expand(&self, mut emit: impl FnMut(Node)) {
+        self.node.expand(|n| {
+            if self.skip != Some(n.pos) {
+                emit(n)
+            }
+        });
+    }
+}
+
+/// One task's share of a level.
+#[derive(Default)]
+struct Part {
+    next: Vec<Node>,
+    balanced: Vec<Node>,
+    min: Option<Compact>,
+}
+
+fn min_of(a: Option<Compact>, b: Option<Compact>) -> Option<Compact> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+/// The backward closure of `seeds`. `progress` receives the number of new positions after each
+/// batch.
+pub fn closure(seeds: &[Seed], cfg: &Config, progress: &(dyn Fn(u64) + Sync)) -> Closure {
+    run(seeds, cfg, progress, &|_| true)
+}
+
+/// [`closure`] with a shared visited set keyed by the packed `u128` (positions of at most 52
+/// cards): slower, and it must find exactly what [`closure`] finds. Panics if a position ever
+/// comes twice, which would mean a bug in the predecessors.
+pub fn closure_with_visited_set(
+    seeds: &[Seed],
+    cfg: &Config,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Closure {
+    assert!(seeds.iter().all(|s| s.node.pos.total() <= PACK_MAX_CARDS));
+    let visited: DashMap<u128, (), BuildHasherDefault<KeyHasher>> = DashMap::default();
+    for s in seeds {
+        visited.insert(s.node.pos.pack(), ());
+    }
+    let first_time = |n: &Node| {
+        let fresh = visited.insert(n.pos.pack(), ()).is_none();
+        assert!(fresh, "position found twice: {}", n.pos.to_position());
+        fresh
+    };
+    run(seeds, cfg, progress, &first_time)
+}
+
+fn run(
+    seeds: &[Seed],
+    cfg: &Config,
+    progress: &(dyn Fn(u64) + Sync),
+    keep: &(dyn Fn(&Node) -> bool + Sync),
+) -> Closure {
+    let mut out = Closure {
+        size: seeds.len() as u64,
+        max_depth: 0,
+        deepest: seeds.iter().map(|s| s.node).min_by_key(|n| n.pos),
+        balanced: if cfg.seeds_balanced {
+            seeds
+                .iter()
+                .map(|s| s.node)
+                .filter(|n| n.pos.is_balanced())
+                .collect()
+        } else {
+            Vec::new()
+        },
+        complete: true,
+    };
+    progress(out.size);
+    let mut frontier = next_level(seeds, cfg, progress, keep, &mut out);
+    while !frontier.is_empty() && out.complete {
+        frontier = next_level(&frontier, cfg, progress, keep, &mut out);
+    }
+    out
+}
+
+fn next_level<T: Expand>(
+    items: &[T],
+    cfg: &Config,
+    progress: &(dyn Fn(u64) + Sync),
+    keep: &(dyn Fn(&Node) -> bool + Sync),
+    out: &mut Closure,
+) -> Vec<Node> {
+    let mut next: Vec<Node> = Vec::new();
+    let mut min = None;
+    for batch in items.chunks(BATCH) {
+        let parts: Vec<Part> = batch
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                let mut part = Part {
+                    next: Vec::with_capacity(chunk.len() * 2),
+                    ..Part::default()
+                };
+                for item in chunk {
+                    item.expand(|n| {
+                        if keep(&n) {
+                            if n.pos.is_balanced() {
+                                part.balanced.push(n);
+                            }
+                            part.next.push(n);
+                        }
+                    });
+                }
+                part.min = part.next.iter().map(|n| n.pos).min();
+                part
+            })
+            .collect();
+        let before = next.len();
+        for part in parts {
+            next.extend_from_slice(&part.next);
+            out.balanced.extend_from_slice(&part.balanced);
+            min = min_of(min, part.min);
+        }
+        let produced = (next.len() - before) as u64;
+        out.size += produced;
+        progress(produced);
+        if out.size > cfg.max_positions {
+            out.complete = false;
+            break;
+        }
+    }
+    if let Some(m) = min {
+        out.max_depth += 1;
+        out.deepest = next.iter().copied().find(|n| n.pos == m);
+    }
+    next
+}
+
+/// A fixed, fast hasher for packed keys: the key is already a near-uniform base-5 number, so one
+/// multiply-fold of its halves spreads it well; fixed so runs are reproducible.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_u128(&mut self, v: u128) {
+        let x = (v as u64) ^ ((v >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = (x ^ (x >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        self.0 ^= self.0 >> 32;
+    }
+}

@@ -1,0 +1,204 @@
+//! Longer games grown backwards: from every position on a terminating game's path, play backwards
+//! as deep as the tree goes and keep the balanced positions whose games run longest.
+//!
+//! Every position of that tree reaches the path, so its game length is known without playing it:
+//! the tricks and cards back to the path plus what remains of the original game from there. The
+//! reported games are still replayed by the forward engine and must agree.
+
+use std::time::Instant;
+
+use thiserror::Error;
+
+use super::closure::{self, Config, Node, Seed};
+use super::compact::{COMPACT_MAX_CARDS, Compact};
+use crate::engine::fast::{SMALL_CAP, Small, Step};
+use crate::engine::{CycleInfo, Outcome};
+use crate::position::Position;
+
+/// The longest known game: 1164 tricks and 8344 cards (Nessler, 2022; ansatz.md).
+pub const RECORD_TRICKS: u64 = 1164;
+pub const RECORD_CARDS: u64 = 8344;
+
+/// Limits of an extension; `Default` gives the defaults documented on each field.
+#[derive(Clone, Copy, Debug)]
+pub struct ExtendConfig {
+    /// How many games to report by cards and by tricks. Default 10.
+    pub top: usize,
+    /// Stop the backward search after this many positions. Default 20 million.
+    pub max_positions: u64,
+}
+
+impl Default for ExtendConfig {
+    fn default() -> Self {
+        ExtendConfig {
+            top: 10,
+            max_positions: 20_000_000,
+        }
+    }
+}
+
+/// A terminating game, verified by the forward engine. `winner` is 0-based.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    pub position: Position,
+    pub winner: u8,
+    pub tricks: u64,
+    pub cards: u64,
+}
+
+impl Game {
+    /// Longer than the record, by cards or by tricks.
+    pub fn beats_record(&self) -> bool {
+        self.cards > RECORD_CARDS || self.tricks > RECORD_TRICKS
+    }
+}
+
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum ExtendError {
+    #[error(
+        "never ends (preperiod {}, period {}): nothing to extend; see `ansatz family`",
+        .0.preperiod, .0.period
+    )]
+    Cycle(Box<CycleInfo>),
+    #[error("position holds {0} cards; backward play handles at most {COMPACT_MAX_CARDS}")]
+    TooManyCards(usize),
+    /// The forward engine disagrees with the length the backward tree gave: a bug.
+    #[error("internal error: {position} plays {got}, the backward tree said {expected}")]
+    Unverified {
+        position: String,
+        expected: String,
+        got: String,
+    },
+}
+
+/// What an extension found.
+#[derive(Clone, Debug)]
+pub struct Extension {
+    /// The game extended.
+    pub game: Game,
+    /// Positions on its path (the seeds of the backward search).
+    pub path: u64,
+    /// Positions of the backward tree, the path included.
+    pub closure_size: u64,
+    /// The most tricks any position of the tree stands before the path.
+    pub max_depth: u64,
+    /// Balanced positions in the tree, off the path.
+    pub balanced: u64,
+    /// The `top` longest balanced games by cards (then tricks), and by tricks (then cards).
+    pub by_cards: Vec<Game>,
+    pub by_tricks: Vec<Game>,
+    /// False when `max_positions` stopped the search.
+    pub complete: bool,
+    pub seconds: f64,
+}
+
+/// Grows the terminating game from `pos` backwards; see the module documentation.
+pub fn extend(
+    pos: &Position,
+    cfg: &ExtendConfig,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Extension, ExtendError> {
+    if pos.total() > COMPACT_MAX_CARDS {
+        return Err(ExtendError::TooManyCards(pos.total()));
+    }
+    let (winner, tricks, cards) = match crate::engine::play(pos) {
+        Outcome::Cycle(info) => return Err(ExtendError::Cycle(Box::new(info))),
+        Outcome::Terminates {
+            winner,
+            tricks,
+            cards,
+        } => (winner, tricks, cards),
+    };
+    let game = Game {
+        position: pos.clone(),
+        winner,
+        tricks,
+        cards,
+    };
+    let seeds = path_seeds(pos, tricks, cards);
+    let start = Instant::now();
+    let found = closure::closure(
+        &seeds,
+        &Config {
+            max_positions: cfg.max_positions,
+            seeds_balanced: false,
+        },
+        progress,
+    );
+    let mut by_cards: Vec<Node> = found.balanced.clone();
+    by_cards.sort_unstable_by(|a, b| {
+        (b.cards, b.tricks)
+            .cmp(&(a.cards, a.tricks))
+            .then(a.pos.key_cmp(&b.pos))
+    });
+    by_cards.truncate(cfg.top);
+    let mut by_tricks = found.balanced.clone();
+    by_tricks.sort_unstable_by(|a, b| {
+        (b.tricks, b.cards)
+            .cmp(&(a.tricks, a.cards))
+            .then(a.pos.key_cmp(&b.pos))
+    });
+    by_tricks.truncate(cfg.top);
+    let verify = |nodes: &[Node]| -> Result<Vec<Game>, ExtendError> {
+        nodes.iter().map(|n| verified(n, winner)).collect()
+    };
+    Ok(Extension {
+        game,
+        path: seeds.len() as u64,
+        closure_size: found.size,
+        max_depth: found.max_depth as u64,
+        balanced: found.balanced.len() as u64,
+        by_cards: verify(&by_cards)?,
+        by_tricks: verify(&by_tricks)?,
+        complete: found.complete,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// The positions of the game from `pos` (which ends after `tricks` tricks and `cards` cards), each
+/// with what remains of the game from it and its predecessor on the path.
+fn path_seeds(pos: &Position, tricks: u64, cards: u64) -> Vec<Seed> {
+    let mut state = Small::from_position(pos);
+    let mut pile = [0; SMALL_CAP];
+    let mut seeds: Vec<Seed> = Vec::new();
+    let mut played = 0u64;
+    loop {
+        let here = Compact::from_position(&state.to_position()).expect("checked size");
+        seeds.push(Seed {
+            node: Node {
+                pos: here,
+                tricks: (tricks - seeds.len() as u64) as u32,
+                cards: (cards - played) as u32,
+            },
+            skip: seeds.last().map(|s| s.node.pos),
+        });
+        match state.trick(&mut pile) {
+            Step::Next { cards: c } => played += c as u64,
+            Step::End { .. } => return seeds,
+        }
+    }
+}
+
+/// Plays `n` forward and checks the length the tree gave it.
+fn verified(n: &Node, winner: u8) -> Result<Game, ExtendError> {
+    let position = n.pos.to_position();
+    let got = crate::engine::play(&position);
+    let expected = Outcome::Terminates {
+        winner,
+        tricks: n.tricks as u64,
+        cards: n.cards as u64,
+    };
+    if got != expected {
+        return Err(ExtendError::Unverified {
+            position: position.to_string(),
+            expected: format!("{expected:?}"),
+            got: format!("{got:?}"),
+        });
+    }
+    Ok(Game {
+        position,
+        winner,
+        tricks: n.tricks as u64,
+        cards: n.cards as u64,
+    })
+}

@@ -1,0 +1,122 @@
+//! Cycle families: play a position to its cycle, then take the backward closure of the cycle's
+//! positions: every position whose game reaches that cycle, and the balanced deals among them.
+
+use std::time::Instant;
+
+use thiserror::Error;
+
+use super::closure::{self, Closure, Config, Node, Seed};
+use super::compact::{COMPACT_MAX_CARDS, Compact};
+use crate::engine::fast::{Small, Step};
+use crate::engine::{CycleInfo, Outcome};
+use crate::position::Position;
+
+/// Why a family cannot be built.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum FamilyError {
+    /// The game ends, so there is no cycle to take the family of. `winner` is 0-based.
+    #[error("terminates after {tricks} tricks: no cycle")]
+    Terminates { winner: u8, tricks: u64, cards: u64 },
+    #[error("position holds {0} cards; backward play handles at most {COMPACT_MAX_CARDS}")]
+    TooManyCards(usize),
+}
+
+/// A cycle and its backward closure.
+#[derive(Clone, Debug)]
+pub struct Family {
+    pub cycle: CycleInfo,
+    /// Distinct positions (hands and player to move) whose game reaches the cycle, the cycle's own
+    /// positions included.
+    pub closure_size: u64,
+    /// Every balanced position of the closure, sorted by its string.
+    pub balanced: Vec<Position>,
+    /// The most tricks any position of the closure stands before the cycle.
+    pub max_depth: u64,
+    /// A position at `max_depth` (the smallest in cycle-id order).
+    pub deepest: Position,
+    /// False when `max_positions` stopped the search: the counts are then partial.
+    pub complete: bool,
+    /// Wall time of the closure search alone.
+    pub seconds: f64,
+}
+
+impl Family {
+    pub fn positions_per_second(&self) -> f64 {
+        self.closure_size as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// Plays `pos` forward to its cycle and returns the cycle's family.
+pub fn family(
+    pos: &Position,
+    cfg: &Config,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Family, FamilyError> {
+    if pos.total() > COMPACT_MAX_CARDS {
+        return Err(FamilyError::TooManyCards(pos.total()));
+    }
+    match crate::engine::play(pos) {
+        Outcome::Terminates {
+            winner,
+            tricks,
+            cards,
+        } => Err(FamilyError::Terminates {
+            winner,
+            tricks,
+            cards,
+        }),
+        Outcome::Cycle(info) => Ok(family_of_cycle(info, cfg, progress)),
+    }
+}
+
+/// The positions of a cycle in play order, starting from its id.
+pub fn cycle_positions(info: &CycleInfo) -> Vec<Compact> {
+    let mut state = Small::from_position(&info.cycle_id);
+    let mut pile = [0; crate::engine::fast::SMALL_CAP];
+    let mut out = Vec::with_capacity(info.period as usize);
+    for _ in 0..info.period {
+        out.push(Compact::from_position(&state.to_position()).expect("checked size"));
+        let step = state.trick(&mut pile);
+        debug_assert!(matches!(step, Step::Next { .. }), "a cycle does not end");
+    }
+    out
+}
+
+/// The family of a cycle already found (e.g. by `assemble`); the id must hold at most 64 cards.
+/// Cheap for small closures: one pass over the cycle, then the BFS.
+pub fn family_of_cycle(info: CycleInfo, cfg: &Config, progress: &(dyn Fn(u64) + Sync)) -> Family {
+    let cycle = cycle_positions(&info);
+    let k = cycle.len();
+    let seeds: Vec<Seed> = (0..k)
+        .map(|i| Seed {
+            node: Node {
+                pos: cycle[i],
+                tricks: 0,
+                cards: 0,
+            },
+            skip: Some(cycle[(i + k - 1) % k]),
+        })
+        .collect();
+    let start = Instant::now();
+    let found: Closure = closure::closure(&seeds, cfg, progress);
+    let seconds = start.elapsed().as_secs_f64();
+    let mut balanced: Vec<(String, Position)> = found
+        .balanced
+        .iter()
+        .map(|n| {
+            let p = n.pos.to_position();
+            (p.to_string(), p)
+        })
+        .collect();
+    balanced.sort_by(|a, b| a.0.cmp(&b.0));
+    let deepest = found.deepest.expect("a cycle has positions");
+    Family {
+        cycle: info,
+        closure_size: found.size,
+        balanced: balanced.into_iter().map(|(_, p)| p).collect(),
+        max_depth: found.max_depth as u64,
+        deepest: deepest.pos.to_position(),
+        complete: found.complete,
+        seconds,
+    }
+}

@@ -1,0 +1,180 @@
+//! `ansatz family`: a position's cycle and its backward closure, with the balanced deals in it.
+//! Also the helpers `extend` shares: an open-ended progress counter and atomic file writes.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::{Value, json};
+
+use super::bench::pool;
+use super::output::{BadInput, Out};
+use super::play::{PAPER_DEAL, parse_position};
+use crate::backward::closure::Config;
+use crate::backward::{Family, FamilyError, family};
+use crate::notation::Notation;
+
+/// Play POSITION to its cycle, then find every position whose game reaches that cycle (the
+/// backward closure of the cycle's positions) and the balanced deals among them.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  ansatz family
+  ansatz family --json 'J--/-J-'
+  ansatz family --threads 2 --out family-2024.json '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA (1)'
+
+closure_size counts distinct positions (hands and player to move), the cycle's own included;
+balanced lists the positions whose hands differ by at most one card (26/26 for the standard deck),
+sorted as strings; max_depth is the most tricks any of them stands before the cycle.
+Exit 1 when the game terminates (no cycle) or --max-positions stops the search (partial counts).")]
+pub struct Args {
+    /// The position: HAND1/HAND2 [(1)|(2)], top card first. Default: the balanced
+    /// non-terminating deal of the 2024 paper.
+    #[arg(allow_hyphen_values = true, default_value = PAPER_DEAL)]
+    position: String,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Stop after this many positions and exit 1 with the partial counts.
+    #[arg(long, value_name = "N", default_value_t = Config::default().max_positions)]
+    max_positions: u64,
+    /// Also write the JSON object (with the command that made it) to FILE, atomically.
+    #[arg(long, value_name = "FILE")]
+    out: Option<std::path::PathBuf>,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Check the position against a deck: standard, camicia, or counts like 8-2J2Q2K2A.
+    #[arg(long, value_name = "SPEC")]
+    deck: Option<String>,
+    /// How to read the position: auto, dash, cards or digits.
+    #[arg(long, default_value = "auto", value_name = "NOTATION")]
+    notation: Notation,
+}
+
+/// An open-ended counter of positions with their rate, for searches of unknown size.
+pub(super) fn counter(unit: &str, quiet: bool) -> ProgressBar {
+    let pb = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    if quiet {
+        pb.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    let template = format!("{{elapsed_precise}} {{spinner}} {{human_pos}} {unit} ({{per_sec}})");
+    pb.set_style(ProgressStyle::with_template(&template).expect("static template"));
+    pb
+}
+
+/// Writes `text` to `path` through a temporary file in the same directory and a rename, so a
+/// reader never sees half a file.
+pub(super) fn write_atomic(path: &Path, text: &str) -> Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    if let Some(d) = dir {
+        std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
+    }
+    let name = path
+        .file_name()
+        .ok_or_else(|| BadInput(format!("{} is not a file name", path.display())))?;
+    let tmp = path.with_file_name(format!(
+        ".{}.tmp{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
+    Ok(())
+}
+
+/// The command line that is running, for result files.
+pub(super) fn command_line() -> String {
+    std::env::args().collect::<Vec<_>>().join(" ")
+}
+
+fn family_json(f: &Family, threads: usize) -> Value {
+    json!({
+        "cycle_id": f.cycle.cycle_id.to_string(),
+        "preperiod": f.cycle.preperiod,
+        "period": f.cycle.period,
+        "cycle_cards": f.cycle.cycle_cards,
+        "closure_size": f.closure_size,
+        "balanced": f.balanced.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+        "balanced_count": f.balanced.len(),
+        "max_depth": f.max_depth,
+        "deepest": f.deepest.to_string(),
+        "complete": f.complete,
+        "seconds": f.seconds,
+        "positions_per_second": f.positions_per_second(),
+        "threads": threads,
+    })
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let pos = parse_position(&args.position, args.notation, args.deck.as_deref())?;
+    if args.max_positions == 0 {
+        return Err(BadInput("--max-positions must be at least 1".into()).into());
+    }
+    let pool = pool(args.threads)?;
+    let cfg = Config {
+        max_positions: args.max_positions,
+        ..Config::default()
+    };
+    let pb = counter("positions", args.quiet || args.json);
+    let result = pool.install(|| family(&pos, &cfg, &|n| pb.inc(n)));
+    pb.finish_and_clear();
+    let f = match result {
+        Ok(f) => f,
+        Err(e @ FamilyError::Terminates { .. }) => {
+            eprintln!("ansatz: {e}");
+            return Ok(ExitCode::from(1));
+        }
+        Err(e @ FamilyError::TooManyCards(_)) => return Err(BadInput(e.to_string()).into()),
+    };
+    let threads = pool.current_num_threads();
+    let mut v = family_json(&f, threads);
+    v["position"] = Value::from(pos.to_string());
+    if let Some(path) = &args.out {
+        let mut saved = v.clone();
+        saved["command"] = Value::from(command_line());
+        saved["version"] = Value::from(env!("CARGO_PKG_VERSION"));
+        write_atomic(path, &format!("{saved}\n"))?;
+    }
+    let mut out = Out::new();
+    if args.json {
+        out.json(&v)?;
+    } else {
+        writeln!(out, "position      {pos}")?;
+        writeln!(out, "cycle_id      {}", f.cycle.cycle_id)?;
+        writeln!(out, "preperiod     {} tricks", f.cycle.preperiod)?;
+        writeln!(
+            out,
+            "period        {} tricks, {} cards",
+            f.cycle.period, f.cycle.cycle_cards
+        )?;
+        writeln!(out, "closure_size  {} positions", f.closure_size)?;
+        writeln!(out, "max_depth     {} tricks", f.max_depth)?;
+        writeln!(out, "deepest       {}", f.deepest)?;
+        writeln!(
+            out,
+            "rate          {:.0} positions/s ({} threads, {:.3} s)",
+            f.positions_per_second(),
+            threads,
+            f.seconds
+        )?;
+        writeln!(out, "balanced      {}", f.balanced.len())?;
+        for b in &f.balanced {
+            writeln!(out, "  {b}")?;
+        }
+        out.flush()?;
+    }
+    if !f.complete {
+        eprintln!(
+            "ansatz: --max-positions {} reached: the counts are partial",
+            args.max_positions
+        );
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}

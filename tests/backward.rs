@@ -1,0 +1,254 @@
+//! Backward play: predecessors (fast == replay == brute force, forward(p') == p), closures (parallel
+//! BFS == visited-set BFS), families, extension, and the commands' exit codes.
+
+use std::collections::BTreeSet;
+
+use ansatz::backward::closure::{self, Config, Node, Seed};
+use ansatz::backward::{Compact, extend, family, predecessors, reference};
+use ansatz::card::Card;
+use ansatz::engine::reference::{Trick, trick};
+use ansatz::engine::{Outcome, play};
+use ansatz::notation::Notation;
+use ansatz::position::Position;
+use proptest::prelude::*;
+
+use super::common::{ansatz, stdout};
+
+const PAPER_DEAL: &str = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA (1)";
+
+fn pos(s: &str) -> Position {
+    Position::parse(s, Notation::Auto).unwrap()
+}
+
+fn fast_preds(p: &Position) -> Vec<Position> {
+    let c = Compact::from_position(p).unwrap();
+    predecessors::predecessors(&c)
+        .iter()
+        .map(Compact::to_position)
+        .collect()
+}
+
+/// Brute force: every split of every suffix of the winner's hand between the two players, both
+/// leaders; keep what one forward trick takes back to `p`.
+fn brute_force(p: &Position) -> BTreeSet<String> {
+    let w = p.to_move as usize;
+    let hw = &p.hands[w];
+    let mut out = BTreeSet::new();
+    for len in 1..=hw.len() {
+        let split = hw.len() - len;
+        let pile = &hw[split..];
+        for mask in 0u32..(1 << len) {
+            let mut hands: [Vec<Card>; 2] = [Vec::new(), Vec::new()];
+            for (i, &c) in pile.iter().enumerate() {
+                let owner = if mask >> i & 1 == 1 { w } else { w ^ 1 };
+                hands[owner].push(c);
+            }
+            hands[w].extend_from_slice(&hw[..split]);
+            hands[w ^ 1].extend_from_slice(&p.hands[w ^ 1]);
+            for leader in 0..2 {
+                let cand = Position {
+                    hands: hands.clone(),
+                    to_move: leader,
+                };
+                if matches!(trick(&cand), Trick::Next { ref next, .. } if next == p) {
+                    out.insert(cand.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+fn strings(v: &[Position]) -> BTreeSet<String> {
+    v.iter().map(Position::to_string).collect()
+}
+
+/// Cards weighted towards number cards, as in real decks, so that tricks are long enough.
+fn card() -> impl Strategy<Value = Card> {
+    prop_oneof![6 => Just(0u8), 1 => Just(1u8), 1 => Just(2u8), 1 => Just(3u8), 1 => Just(4u8)]
+}
+
+fn position(max: usize) -> impl Strategy<Value = Position> {
+    (
+        prop::collection::vec(card(), 0..=max),
+        prop::collection::vec(card(), 0..=max),
+        0u8..2,
+    )
+        .prop_filter("some card", |(a, b, _)| !a.is_empty() || !b.is_empty())
+        .prop_map(|(a, b, m)| Position::new(a, b, m))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn fast_predecessors_equal_the_replay_and_lead_back(p in position(20)) {
+        let fast = fast_preds(&p);
+        let slow = reference::predecessors(&p);
+        prop_assert_eq!(strings(&fast), strings(&slow));
+        prop_assert_eq!(strings(&fast).len(), fast.len(), "duplicates");
+        for q in &fast {
+            let back = trick(q);
+            prop_assert!(matches!(back, Trick::Next { ref next, .. } if next == &p), "{} -> {:?}", q, back);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn predecessors_equal_brute_force(p in position(10)) {
+        prop_assert_eq!(strings(&fast_preds(&p)), brute_force(&p));
+    }
+
+    /// The parallel BFS (no visited set) against the visited-set reference, on the cycle or the
+    /// path of random small games.
+    #[test]
+    fn closure_equals_reference(p in position(7)) {
+        let seeds = seeds_of(&p);
+        let fast = closure::closure(&seeds, &Config::default(), &|_| {});
+        let plain = reference::closure(&seeds.iter().map(|s| s.node.pos.to_position()).collect::<Vec<_>>());
+        prop_assert!(fast.complete);
+        prop_assert_eq!(fast.size, plain.size);
+        prop_assert_eq!(fast.max_depth as u64, plain.max_depth);
+        let mut balanced: Vec<String> = fast.balanced.iter().map(|n| n.pos.to_position().to_string()).collect();
+        balanced.sort();
+        prop_assert_eq!(balanced, plain.balanced);
+    }
+}
+
+/// The cycle of `p` if it has one, otherwise its path, as seeds.
+fn seeds_of(p: &Position) -> Vec<Seed> {
+    let node = |pos: Compact| Node {
+        pos,
+        tricks: 0,
+        cards: 0,
+    };
+    match play(p) {
+        Outcome::Cycle(info) => {
+            let cyc = family::cycle_positions(&info);
+            let k = cyc.len();
+            (0..k)
+                .map(|i| Seed {
+                    node: node(cyc[i]),
+                    skip: Some(cyc[(i + k - 1) % k]),
+                })
+                .collect()
+        }
+        Outcome::Terminates { .. } => {
+            let mut seeds: Vec<Seed> = Vec::new();
+            let mut cur = p.clone();
+            loop {
+                seeds.push(Seed {
+                    node: node(Compact::from_position(&cur).unwrap()),
+                    skip: seeds.last().map(|s| s.node.pos),
+                });
+                match trick(&cur) {
+                    Trick::Next { next, .. } => cur = next,
+                    Trick::End { .. } => return seeds,
+                }
+            }
+        }
+    }
+}
+
+// Source: arXiv:2403.13855 (2024), Appendix D (shared/data/known-answers.txt): the first trick of the cycle.
+#[test]
+fn paper_trick_is_found_backwards() {
+    let before = "--K---A----AAJ--J--------K---------Q-Q-K---Q-KAQJ-/J- (1)";
+    let after = pos("K---A----AAJ--J--------K---------Q-Q-K---Q-KAQJ-/--J- (2)");
+    let preds = ansatz::backward::predecessors(&after).unwrap();
+    assert!(strings(&preds).contains(before), "{preds:?}");
+}
+
+#[test]
+fn empty_hand_has_no_predecessor() {
+    assert!(fast_preds(&pos("----J-/ (1)")).is_empty());
+    assert!(reference::predecessors(&pos("----J-/ (1)")).is_empty());
+}
+
+// Source: arXiv:2403.13855 (2024), "Expansion": J--/-J- cycles with preperiod 1, period 2.
+#[test]
+fn family_of_the_six_card_game() {
+    let p = pos("J--/-J- (1)");
+    let f = family(&p, &Config::default(), &|_| {}).unwrap();
+    assert_eq!((f.cycle.preperiod, f.cycle.period), (1, 2));
+    let plain = reference::closure(
+        &family::cycle_positions(&f.cycle)
+            .iter()
+            .map(Compact::to_position)
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(f.closure_size, plain.size);
+    assert_eq!(f.max_depth, plain.max_depth);
+    assert_eq!(strings(&f.balanced).into_iter().collect::<Vec<_>>(), plain.balanced);
+    assert!(strings(&f.balanced).contains("J--/-J- (1)"));
+}
+
+// Source: arXiv:2403.13855 (2024): the balanced non-terminating deal was found by playing backwards
+// from its cycle, so it is a balanced deal of its own family.
+#[test]
+fn paper_deal_is_in_its_family() {
+    let p = pos(PAPER_DEAL);
+    let f = family(&p, &Config::default(), &|_| {}).unwrap();
+    assert!(f.complete);
+    assert_eq!((f.cycle.preperiod, f.cycle.period), (4, 62));
+    assert!(strings(&f.balanced).contains(PAPER_DEAL));
+    assert!(f.balanced.iter().all(|b| b.hands[0].len() == 26 && b.hands[1].len() == 26));
+    // Every balanced deal of the family reaches the same cycle.
+    for b in &f.balanced {
+        let Outcome::Cycle(c) = play(b) else { panic!("{b} should cycle") };
+        assert_eq!(c.cycle_id, f.cycle.cycle_id);
+    }
+    // The visited-set BFS finds the same closure and never meets a position twice.
+    let cyc = family::cycle_positions(&f.cycle);
+    let k = cyc.len();
+    let seeds: Vec<Seed> = (0..k)
+        .map(|i| Seed {
+            node: Node { pos: cyc[i], tricks: 0, cards: 0 },
+            skip: Some(cyc[(i + k - 1) % k]),
+        })
+        .collect();
+    let checked = closure::closure_with_visited_set(&seeds, &Config::default(), &|_| {});
+    assert_eq!(checked.size, f.closure_size);
+    assert_eq!(checked.balanced.len(), f.balanced.len());
+}
+
+#[test]
+fn max_positions_stops_the_search() {
+    let p = pos(PAPER_DEAL);
+    let cfg = Config {
+        max_positions: 100,
+        ..Config::default()
+    };
+    let f = family(&p, &cfg, &|_| {}).unwrap();
+    assert!(!f.complete);
+    assert!(f.closure_size > 100);
+}
+
+#[test]
+fn terminating_game_has_no_family() {
+    let e = family(&pos("Q-/--J- (1)"), &Config::default(), &|_| {}).unwrap_err();
+    assert_eq!(e.to_string(), "terminates after 2 tricks: no cycle");
+}
+
+#[test]
+fn extension_games_are_longer_and_verified() {
+    let p = pos("--K---Q----A-----J-----A-Q/--J---K----K---J-AQ--A-- (1)");
+    let cfg = extend::ExtendConfig {
+        top: 5,
+        max_positions: 2_000_000,
+    };
+    let x = extend::extend(&p, &cfg, &|_| {}).unwrap();
+    assert!(x.closure_size >= x.path);
+    for g in x.by_cards.iter().chain(&x.by_tricks) {
+        assert!(g.position.is_balanced());
+        assert_eq!(
+            ansatz::engine::reference::play(&g.position),
+            Outcome::Terminates { winner: g.winner, tricks: g.tricks, cards: g.cards }
+        );
+    }
+    assert!(x.by_cards.windows(2).all(|w| w[0].cards >= w[1].cards));
+    assert!(x.by_tricks.windows(2).all(|w| w[0].tricks >= w[1].tricks));
+}
