@@ -3,10 +3,12 @@
 //! The `ansatz` binary is a thin command-line face over these modules; nothing here prints.
 
 pub mod bench;
+pub mod ansatz;
 pub mod card;
 pub mod cli;
 pub mod deal;
 pub mod engine;
+pub mod library;
 pub mod notation;
 pub mod position;
 pub mod rng;

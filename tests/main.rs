@@ -3,3 +3,5 @@
 mod common;
 /// Engines: known answers from shared/data, fast vs reference property tests, notation round trips.
 mod engine;
+/// Pieces: enumeration vs naive checker, templates, classes, libraries, checkpoints, mutate.
+mod pieces;
