@@ -2,6 +2,9 @@
 //! Each subcommand turns its arguments into validated library values and calls the library.
 
 mod bench;
+mod find_pieces;
+mod inspect;
+mod mutate;
 mod output;
 mod play;
 mod progress;
@@ -35,6 +38,9 @@ Positions are HAND1/HAND2 (n), top card first: dash notation (-JQKA), playing ca
 enum Command {
     Play(play::Args),
     Bench(bench::Args),
+    FindPieces(find_pieces::Args),
+    Inspect(inspect::Args),
+    Mutate(mutate::Args),
 }
 
 /// Runs the command line and maps errors to exit codes. A broken pipe is not an error.
@@ -43,6 +49,9 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Play(a) => play::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::FindPieces(a) => find_pieces::run(a),
+        Command::Inspect(a) => inspect::run(a),
+        Command::Mutate(a) => mutate::run(a),
     };
     match result {
         Ok(code) => code,
