@@ -5,10 +5,12 @@
 pub mod assemble;
 pub mod backward;
 pub mod bench;
+pub mod ansatz;
 pub mod card;
 pub mod cli;
 pub mod deal;
 pub mod engine;
+pub mod library;
 pub mod notation;
 pub mod position;
 pub mod rng;

@@ -5,3 +5,5 @@ mod common;
 mod engine;
 /// Backward play: predecessors, closures, families, extension.
 mod backward;
+/// Pieces: enumeration vs naive checker, templates, classes, libraries, checkpoints, mutate.
+mod pieces;

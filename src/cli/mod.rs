@@ -4,6 +4,9 @@
 mod bench;
 mod extend;
 mod family;
+mod find_pieces;
+mod inspect;
+mod mutate;
 mod output;
 mod play;
 mod predecessors;
@@ -43,6 +46,9 @@ enum Command {
     Predecessors(predecessors::Args),
     Family(family::Args),
     Extend(extend::Args),
+    FindPieces(find_pieces::Args),
+    Inspect(inspect::Args),
+    Mutate(mutate::Args),
 }
 
 /// Runs the command line and maps errors to exit codes. A broken pipe is not an error.
@@ -54,6 +60,9 @@ pub fn main() -> ExitCode {
         Command::Predecessors(a) => predecessors::run(a),
         Command::Family(a) => family::run(a),
         Command::Extend(a) => extend::run(a),
+        Command::FindPieces(a) => find_pieces::run(a),
+        Command::Inspect(a) => inspect::run(a),
+        Command::Mutate(a) => mutate::run(a),
     };
     match result {
         Ok(code) => code,

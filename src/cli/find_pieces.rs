@@ -1,0 +1,331 @@
+//! `ansatz find-pieces`: enumerate TEST sequences of a template and write the pieces to a library,
+//! in parallel ranges with a checkpoint and `--resume`; or import a text list of pieces.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use serde_json::json;
+
+use super::bench::pool;
+use super::output::{BadInput, Out};
+use super::progress;
+use crate::ansatz::enumerate::{DEFAULT_DEPTH, Params};
+use crate::ansatz::find::{FindConfig, Method, RunReport, Search, build_library};
+use crate::ansatz::template::Template;
+use crate::card::{Card, NUMBER};
+use crate::library::checkpoint::{Checkpoint, CheckpointError};
+use crate::library::{self, Enumeration, Library};
+use crate::notation::{Notation, parse_hand};
+
+/// Find every piece of a template: the TEST sequences whose template game never ends.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  ansatz find-pieces                                   # lengths 1..=24, at most 5 faces (47 M candidates)
+  ansatz find-pieces --max-len 20 --max-faces 6 --out pieces/len20-faces6.bin
+  ansatz find-pieces --max-len 32 --max-faces 7 --faces-as K --out pieces/len32-K.bin
+  ansatz find-pieces --resume                          # finish an interrupted run
+  ansatz find-pieces --from-text ../shared/data/pieces-2024.txt --out pieces/paper-2024.bin
+
+Candidates are all sequences of --min-len..=--max-len cards over number cards and the template's
+face kinds (Q, K, A for templates/jack.txt), with at most --max-faces faces and at most
+--max-per-kind of each kind. The search is exact: a depth-first walk over TEST cards that shares
+the game played before each card. --faces-as KIND is the paper's heuristic speed-up (it can miss
+pieces whose all-one-kind form terminates). Finished ranges go to OUT.checkpoint at once; after
+Ctrl-C or kill -9, run the same command with --resume.")]
+pub struct Args {
+    /// Template file (key = value; see templates/jack.txt). Default: the built-in jack template.
+    #[arg(long, value_name = "FILE")]
+    template: Option<PathBuf>,
+    /// Longest candidate.
+    #[arg(long, default_value_t = 24, value_name = "L")]
+    max_len: usize,
+    /// Shortest candidate.
+    #[arg(long, default_value_t = 1, value_name = "M")]
+    min_len: usize,
+    /// Most face cards in a candidate.
+    #[arg(long, default_value_t = 5, value_name = "F")]
+    max_faces: usize,
+    /// Most cards of one face kind (a standard deck holds 4).
+    #[arg(long, default_value_t = 4, value_name = "N")]
+    max_per_kind: usize,
+    /// Heuristic: enumerate with every face as KIND (Q, K, A or J), then test the face
+    /// assignments of each hit.
+    #[arg(long, value_name = "KIND")]
+    faces_as: Option<char>,
+    /// Test every candidate with its own game from scratch (exact and slow: the checker).
+    #[arg(long, conflicts_with = "faces_as")]
+    naive: bool,
+    /// Output library.
+    #[arg(long, default_value = "pieces/found.bin", value_name = "FILE")]
+    out: PathBuf,
+    /// Continue the run recorded in OUT.checkpoint.
+    #[arg(long)]
+    resume: bool,
+    /// Import a text list of pieces (one dash sequence a line, `#` comments) instead of
+    /// enumerating; each must be a piece of the template.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["resume", "naive", "faces_as"])]
+    from_text: Option<PathBuf>,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Prefix length of the ranges (threads and the checkpoint take whole ranges).
+    #[arg(long, default_value_t = DEFAULT_DEPTH, value_name = "D")]
+    range_depth: usize,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Stop after this many ranges (simulates an interruption; for tests).
+    #[arg(long, hide = true)]
+    stop_after_ranges: Option<usize>,
+}
+
+/// The command line as recorded in the library: without the flags that only steer this
+/// invocation, so an interrupted and resumed run records the same command as an uninterrupted one.
+fn recorded_command() -> String {
+    let mut out = vec!["ansatz".to_string()];
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if a == "--resume" {
+            continue;
+        }
+        if a == "--stop-after-ranges" {
+            args.next();
+            continue;
+        }
+        if a.starts_with("--stop-after-ranges=") {
+            continue;
+        }
+        out.push(a);
+    }
+    out.join(" ")
+}
+
+fn face_kind(c: char) -> Result<Card> {
+    Ok(match c.to_ascii_uppercase() {
+        'J' => 1,
+        'Q' => 2,
+        'K' => 3,
+        'A' => 4,
+        _ => return Err(BadInput(format!("--faces-as {c:?}: expected Q, K, A or J")).into()),
+    })
+}
+
+fn checkpoint_path(out: &Path) -> PathBuf {
+    let mut name = out.file_name().unwrap_or_default().to_os_string();
+    name.push(".checkpoint");
+    out.with_file_name(name)
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let template = match &args.template {
+        Some(path) => Template::read(path).map_err(|e| BadInput(e.to_string()))?,
+        None => Template::jack(),
+    };
+    if args.min_len > args.max_len {
+        return Err(BadInput(format!(
+            "--min-len {} is above --max-len {}",
+            args.min_len, args.max_len
+        ))
+        .into());
+    }
+    let params = Params {
+        min_len: args.min_len,
+        max_len: args.max_len,
+        max_faces: args.max_faces,
+        max_per_kind: args.max_per_kind,
+        kinds: template.faces.clone(),
+    };
+    let pool = pool(args.threads)?;
+    if let Some(text) = &args.from_text {
+        return import(&args, &template, text);
+    }
+    let method = match (args.naive, args.faces_as) {
+        (true, _) => Method::Naive,
+        (false, Some(c)) => {
+            let k = face_kind(c)?;
+            if !template.faces.contains(&k) {
+                return Err(BadInput(format!(
+                    "--faces-as {c}: the template's pieces hold only {}",
+                    crate::ansatz::find::template_info(&template).faces
+                ))
+                .into());
+            }
+            Method::FacesAs(k)
+        }
+        (false, None) => Method::Exact,
+    };
+    let config = FindConfig {
+        template: template.clone(),
+        params: params.clone(),
+        method,
+        depth: args.range_depth,
+    };
+    let fingerprint = config.fingerprint();
+    let search = Search::new(config).map_err(|e| BadInput(e.to_string()))?;
+    let ck_path = checkpoint_path(&args.out);
+    let (checkpoint, done) = if args.resume {
+        Checkpoint::resume(&ck_path, &fingerprint).map_err(checkpoint_error)?
+    } else {
+        (
+            Checkpoint::create(&ck_path, &fingerprint).map_err(checkpoint_error)?,
+            Vec::new(),
+        )
+    };
+    let resumed_ranges = done.len();
+    let checkpoint = Mutex::new(checkpoint);
+    let pb = progress::bar(search.enumerated_candidates(), "candidates", args.quiet || args.json);
+    let start = Instant::now();
+    let report: RunReport = pool.install(|| {
+        crate::ansatz::find::run(
+            &search,
+            done,
+            &|r| checkpoint.lock().unwrap().append(r),
+            args.stop_after_ranges,
+            &|n| pb.inc(n),
+        )
+    })
+    .map_err(checkpoint_error)?;
+    let seconds = start.elapsed().as_secs_f64();
+    pb.finish_and_clear();
+    let mut out = Out::new();
+    if !report.complete {
+        let msg = format!(
+            "stopped with {} of {} ranges done; run again with --resume to finish",
+            report.ranges_done,
+            search.ranges()
+        );
+        if args.json {
+            out.json(&json!({"complete": false, "ranges_done": report.ranges_done, "ranges": search.ranges(), "checkpoint": ck_path.display().to_string()}))?;
+        } else {
+            writeln!(out, "{msg}")?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let enumeration = Enumeration {
+        method: method.name(),
+        min_len: params.min_len as u32,
+        max_len: params.max_len as u32,
+        max_faces: params.max_faces as u32,
+        max_per_kind: params.max_per_kind as u32,
+        candidates: report.candidates,
+    };
+    let (lib, _) = pool.install(|| build_library(&template, enumeration, report.pieces, recorded_command()));
+    library::write(&args.out, &lib).map_err(|e| BadInput(e.to_string()))?;
+    checkpoint
+        .into_inner()
+        .unwrap()
+        .finish()
+        .map_err(checkpoint_error)?;
+    // A resumed run's time covers only part of the work, so it reports no rate.
+    summary(&mut out, &args, &lib, report.candidates, seconds, resumed_ranges > 0, search.ranges())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn checkpoint_error(e: CheckpointError) -> anyhow::Error {
+    BadInput(e.to_string()).into()
+}
+
+fn summary(
+    out: &mut Out,
+    args: &Args,
+    lib: &Library,
+    candidates: u64,
+    seconds: f64,
+    resumed: bool,
+    ranges: usize,
+) -> Result<()> {
+    let classes = lib.classes().len();
+    let rate = if resumed { None } else { Some(candidates as f64 / seconds.max(1e-9)) };
+    let heuristic = lib.header.enumeration.method.starts_with("faces-as");
+    if args.json {
+        out.json(&json!({
+            "candidates": candidates,
+            "pieces": lib.pieces.len(),
+            "classes": classes,
+            "seconds": seconds,
+            "candidates_per_second": rate,
+            "method": lib.header.enumeration.method,
+            "heuristic": heuristic,
+            "resumed": resumed,
+            "ranges": ranges,
+            "out": args.out.display().to_string(),
+        }))?;
+        return Ok(());
+    }
+    writeln!(out, "template     {}", lib.header.template.game)?;
+    writeln!(out, "method       {}{}", lib.header.enumeration.method,
+        if heuristic { " (heuristic: can miss pieces whose all-one-kind form terminates)" } else { "" })?;
+    writeln!(out, "candidates   {candidates}")?;
+    writeln!(out, "pieces       {}", lib.pieces.len())?;
+    writeln!(out, "classes      {classes}")?;
+    writeln!(out, "seconds      {seconds:.3}")?;
+    match rate {
+        Some(r) => writeln!(out, "rate         {r:.0} candidates/s")?,
+        None => writeln!(out, "rate         (resumed run: see the first run's rate)")?,
+    }
+    writeln!(out, "library      {}", args.out.display())?;
+    Ok(())
+}
+
+/// `--from-text`: a list of published pieces, each checked in the template.
+fn import(args: &Args, template: &Template, text_path: &Path) -> Result<ExitCode> {
+    let text = std::fs::read_to_string(text_path)
+        .with_context(|| format!("reading {}", text_path.display()))?;
+    let mut pieces = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let seq = parse_hand(line, Notation::Dash).map_err(|e| {
+            BadInput(format!("{}, line {}: bad piece {line:?}: {e}", text_path.display(), i + 1))
+        })?;
+        if let Some(&c) = seq.iter().find(|&&c| c != NUMBER && !template.faces.contains(&c)) {
+            return Err(BadInput(format!(
+                "{}, line {}: {line:?} holds {}, which the template's pieces may not",
+                text_path.display(),
+                i + 1,
+                crate::card::symbol(c)
+            ))
+            .into());
+        }
+        if !crate::engine::play(&template.fill(&seq)).is_cycle() {
+            return Err(BadInput(format!(
+                "{}, line {}: {line:?} is not a piece of template {}: its game ends",
+                text_path.display(),
+                i + 1,
+                template.display()
+            ))
+            .into());
+        }
+        pieces.push(seq);
+    }
+    let n = pieces.len();
+    let enumeration = Enumeration {
+        method: format!("import {}", text_path.display()),
+        min_len: pieces.iter().map(|p| p.len()).min().unwrap_or(0) as u32,
+        max_len: pieces.iter().map(|p| p.len()).max().unwrap_or(0) as u32,
+        // The limits the imported pieces actually reach.
+        max_faces: pieces.iter().map(|p| p.iter().filter(|&&c| c != NUMBER).count()).max().unwrap_or(0) as u32,
+        max_per_kind: pieces
+            .iter()
+            .flat_map(|p| template.faces.iter().map(|&k| p.iter().filter(|&&c| c == k).count()))
+            .max()
+            .unwrap_or(0) as u32,
+        candidates: n as u64,
+    };
+    let start = Instant::now();
+    let (lib, _) = build_library(template, enumeration, pieces, recorded_command());
+    library::write(&args.out, &lib).map_err(|e| BadInput(e.to_string()))?;
+    let mut out = Out::new();
+    summary(&mut out, args, &lib, n as u64, start.elapsed().as_secs_f64(), false, 0)?;
+    Ok(ExitCode::SUCCESS)
+}

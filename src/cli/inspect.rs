@@ -1,0 +1,154 @@
+//! `ansatz inspect`: a piece library's header, its counts by length, face counts and class, and
+//! (with `--json`) every piece.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use serde_json::{Value, json};
+
+use super::output::{BadInput, Out};
+use crate::library::{self, ClassInfo, Library, PieceRecord};
+use crate::notation::{Dash, Notation, parse_hand};
+
+/// Show what a piece library holds.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  ansatz inspect pieces/paper-2024.bin
+  ansatz inspect pieces/found.bin --class 3
+  ansatz inspect pieces/found.bin --contains A----AA --json
+
+Text output: the header, then counts by length, by face counts (Q K A) and by class. JSON: header,
+pieces (sequence, class, length, faces {Q, K, A}, numbers, period) and classes (id,
+representative, size). --class and --contains select pieces; the classes listed are theirs.")]
+pub struct Args {
+    /// The library file.
+    lib: PathBuf,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Only the pieces of this class.
+    #[arg(long, value_name = "N")]
+    class: Option<u32>,
+    /// Only the pieces that contain this run of cards (dash notation).
+    #[arg(long, value_name = "SEQ", allow_hyphen_values = true)]
+    contains: Option<String>,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let lib = library::read(&args.lib).map_err(|e| BadInput(e.to_string()))?;
+    let needle = match &args.contains {
+        Some(s) => Some(
+            parse_hand(s, Notation::Dash)
+                .map_err(|e| BadInput(format!("bad --contains {s:?}: {e}")))?,
+        ),
+        None => None,
+    };
+    let classes = lib.classes();
+    let selected: Vec<&PieceRecord> = lib
+        .pieces
+        .iter()
+        .filter(|p| args.class.is_none_or(|c| p.class == c))
+        .filter(|p| {
+            needle.as_ref().is_none_or(|n| {
+                n.is_empty() || p.sequence.windows(n.len()).any(|w| w == n.as_slice())
+            })
+        })
+        .collect();
+    let mut shown: Vec<&ClassInfo> = classes
+        .iter()
+        .filter(|c| selected.iter().any(|p| p.class == c.id))
+        .collect();
+    shown.sort_by_key(|c| c.id);
+    let mut out = Out::new();
+    if args.json {
+        out.json(&json!({
+            "header": header_json(&lib),
+            "pieces": selected.iter().map(|p| piece_json(p)).collect::<Vec<_>>(),
+            "classes": shown.iter().map(|c| json!({
+                "id": c.id,
+                "representative": Dash(&c.representative).to_string(),
+                "size": c.size,
+            })).collect::<Vec<_>>(),
+        }))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let h = &lib.header;
+    writeln!(out, "library      {}", args.lib.display())?;
+    writeln!(out, "template     {} ({})", h.template.game, h.template.name)?;
+    writeln!(out, "faces        {}", h.template.faces)?;
+    let e = &h.enumeration;
+    writeln!(
+        out,
+        "enumeration  {}: lengths {}..={}, at most {} faces, {} per kind, {} candidates",
+        e.method, e.min_len, e.max_len, e.max_faces, e.max_per_kind, e.candidates
+    )?;
+    writeln!(out, "command      {}", h.command)?;
+    writeln!(out, "version      ansatz {}", h.ansatz_version)?;
+    writeln!(out, "pieces       {} of {} ({} classes)", selected.len(), lib.pieces.len(), classes.len())?;
+    let mut by_len: BTreeMap<u32, usize> = BTreeMap::new();
+    let mut by_faces: BTreeMap<[u32; 3], usize> = BTreeMap::new();
+    for p in &selected {
+        *by_len.entry(p.length).or_default() += 1;
+        *by_faces.entry([p.counts[2], p.counts[3], p.counts[4]]).or_default() += 1;
+    }
+    writeln!(out, "\nby length")?;
+    for (len, n) in &by_len {
+        writeln!(out, "  {len:>3}  {n}")?;
+    }
+    writeln!(out, "\nby face counts (Q K A)")?;
+    for (f, n) in &by_faces {
+        writeln!(out, "  {} {} {}  {n}", f[0], f[1], f[2])?;
+    }
+    writeln!(out, "\nby class (id, size, representative)")?;
+    for c in &shown {
+        writeln!(out, "  {:>5}  {:>5}  {}", c.id, c.size, Dash(&c.representative))?;
+    }
+    if args.class.is_some() || needle.is_some() {
+        writeln!(out, "\npieces (sequence, class, period)")?;
+        for p in &selected {
+            writeln!(out, "  {}  {}  {}", p.dash(), p.class, p.period)?;
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn header_json(lib: &Library) -> Value {
+    let h = &lib.header;
+    json!({
+        "format_version": library::VERSION,
+        "template": {
+            "name": h.template.name,
+            "position": h.template.position,
+            "filter": h.template.filter,
+            "faces": h.template.faces,
+            "game": h.template.game,
+        },
+        "enumeration": {
+            "method": h.enumeration.method,
+            "min_len": h.enumeration.min_len,
+            "max_len": h.enumeration.max_len,
+            "max_faces": h.enumeration.max_faces,
+            "max_per_kind": h.enumeration.max_per_kind,
+            "candidates": h.enumeration.candidates,
+        },
+        "command": h.command,
+        "ansatz_version": h.ansatz_version,
+    })
+}
+
+fn piece_json(p: &PieceRecord) -> Value {
+    json!({
+        "sequence": p.dash(),
+        "class": p.class,
+        "length": p.length,
+        "faces": {"J": p.counts[1], "Q": p.counts[2], "K": p.counts[3], "A": p.counts[4]},
+        "numbers": p.counts[0],
+        "preperiod": p.preperiod,
+        "period": p.period,
+    })
+}

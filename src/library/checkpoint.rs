@@ -1,0 +1,177 @@
+//! Checkpoints of long enumerations: an append-only log of finished ranges and their pieces.
+//!
+//! Layout: magic `ANSZCKPT`, version (u32 LE), then framed records: length (u32 LE), FNV-1a 64 of
+//! the payload (u64 LE), payload (bincode 2). The first record is the run's fingerprint (template
+//! and parameters); every later one a [`RangeDone`]. Each finished range is appended at once, so a
+//! `kill -9` loses only ranges still running; a torn last record fails its checksum and is cut
+//! off on resume. The file is created atomically (temp file + rename).
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::atomic::{fnv1a, write_atomic};
+use crate::card::Card;
+
+const MAGIC: &[u8; 8] = b"ANSZCKPT";
+const VERSION: u32 = 1;
+
+/// One finished range of an enumeration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RangeDone {
+    pub index: u32,
+    pub candidates: u64,
+    pub pieces: Vec<Vec<Card>>,
+}
+
+#[derive(Debug, Error)]
+pub enum CheckpointError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: not an ansatz checkpoint")]
+    NotCheckpoint { path: PathBuf },
+    #[error("{path}: checkpoint version {found} is newer than this ansatz reads")]
+    Newer { path: PathBuf, found: u32 },
+    #[error("{path}: the checkpoint belongs to another run ({found}); this run is {expected}. Delete it or change --out")]
+    Mismatch {
+        path: PathBuf,
+        expected: String,
+        found: String,
+    },
+    #[error("{path}: a checkpoint of an unfinished run exists: add --resume to finish it, or delete it to start over")]
+    Exists { path: PathBuf },
+}
+
+/// An open checkpoint, appending finished ranges.
+pub struct Checkpoint {
+    path: PathBuf,
+    file: File,
+}
+
+fn frame(payload: &[u8]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(payload.len() + 12);
+    v.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    v.extend_from_slice(&fnv1a(payload).to_le_bytes());
+    v.extend_from_slice(payload);
+    v
+}
+
+/// The payload of the next frame of `bytes[at..]`, or `None` at a missing, torn or corrupted frame.
+fn next_frame(bytes: &[u8], at: usize) -> Option<&[u8]> {
+    let head = bytes.get(at..at + 12)?;
+    let len = u32::from_le_bytes(head[..4].try_into().unwrap()) as usize;
+    let sum = u64::from_le_bytes(head[4..].try_into().unwrap());
+    let payload = bytes.get(at + 12..at + 12 + len)?;
+    (fnv1a(payload) == sum).then_some(payload)
+}
+
+impl Checkpoint {
+    /// Starts a checkpoint at `path` for a run named by `fingerprint`. Refuses to overwrite the
+    /// checkpoint of an unfinished run.
+    pub fn create(path: &Path, fingerprint: &str) -> Result<Checkpoint, CheckpointError> {
+        if path.exists() {
+            return Err(CheckpointError::Exists {
+                path: path.to_path_buf(),
+            });
+        }
+        let io = |source| CheckpointError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bytes.extend_from_slice(&frame(fingerprint.as_bytes()));
+        write_atomic(path, &bytes).map_err(io)?;
+        let file = OpenOptions::new().append(true).open(path).map_err(io)?;
+        Ok(Checkpoint {
+            path: path.to_path_buf(),
+            file,
+        })
+    }
+
+    /// Opens the checkpoint at `path` (creating it when there is none) and returns the ranges it
+    /// holds. A torn or corrupted tail is cut off.
+    pub fn resume(path: &Path, fingerprint: &str) -> Result<(Checkpoint, Vec<RangeDone>), CheckpointError> {
+        if !path.exists() {
+            return Ok((Checkpoint::create(path, fingerprint)?, Vec::new()));
+        }
+        let io = |source| CheckpointError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let bytes = std::fs::read(path).map_err(io)?;
+        if bytes.len() < 12 || &bytes[..8] != MAGIC {
+            return Err(CheckpointError::NotCheckpoint {
+                path: path.to_path_buf(),
+            });
+        }
+        let version = u32::from_le_bytes(bytes[8..12].try_into().unwrap());
+        if version > VERSION {
+            return Err(CheckpointError::Newer {
+                path: path.to_path_buf(),
+                found: version,
+            });
+        }
+        let Some(fp) = next_frame(&bytes, 12) else {
+            return Err(CheckpointError::NotCheckpoint {
+                path: path.to_path_buf(),
+            });
+        };
+        if fp != fingerprint.as_bytes() {
+            return Err(CheckpointError::Mismatch {
+                path: path.to_path_buf(),
+                expected: fingerprint.to_string(),
+                found: String::from_utf8_lossy(fp).into_owned(),
+            });
+        }
+        let mut at = 12 + 12 + fp.len();
+        let mut done = Vec::new();
+        while let Some(payload) = next_frame(&bytes, at) {
+            let Ok((r, _)) = bincode::serde::decode_from_slice::<RangeDone, _>(
+                payload,
+                bincode::config::standard(),
+            ) else {
+                break;
+            };
+            done.push(r);
+            at += 12 + payload.len();
+        }
+        let file = OpenOptions::new().write(true).open(path).map_err(io)?;
+        file.set_len(at as u64).map_err(io)?;
+        drop(file);
+        let file = OpenOptions::new().append(true).open(path).map_err(io)?;
+        Ok((
+            Checkpoint {
+                path: path.to_path_buf(),
+                file,
+            },
+            done,
+        ))
+    }
+
+    /// Appends one finished range (one `write` call, so a crash tears at most this record).
+    pub fn append(&mut self, range: &RangeDone) -> Result<(), CheckpointError> {
+        let payload =
+            bincode::serde::encode_to_vec(range, bincode::config::standard()).expect("range encodes");
+        self.file
+            .write_all(&frame(&payload))
+            .map_err(|source| CheckpointError::Io {
+                path: self.path.clone(),
+                source,
+            })
+    }
+
+    /// Deletes the checkpoint once the final output is written.
+    pub fn finish(self) -> Result<(), CheckpointError> {
+        let Checkpoint { path, file } = self;
+        drop(file);
+        std::fs::remove_file(&path).map_err(|source| CheckpointError::Io { path, source })
+    }
+}
