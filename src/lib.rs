@@ -2,10 +2,10 @@
 //!
 //! The `ansatz` binary is a thin command-line face over these modules; nothing here prints.
 
+pub mod ansatz;
 pub mod assemble;
 pub mod backward;
 pub mod bench;
-pub mod ansatz;
 pub mod card;
 pub mod cli;
 pub mod deal;

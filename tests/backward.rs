@@ -182,7 +182,10 @@ fn family_of_the_six_card_game() {
     );
     assert_eq!(f.closure_size, plain.size);
     assert_eq!(f.max_depth, plain.max_depth);
-    assert_eq!(strings(&f.balanced).into_iter().collect::<Vec<_>>(), plain.balanced);
+    assert_eq!(
+        strings(&f.balanced).into_iter().collect::<Vec<_>>(),
+        plain.balanced
+    );
     assert!(strings(&f.balanced).contains("J--/-J- (1)"));
 }
 
@@ -195,10 +198,16 @@ fn paper_deal_is_in_its_family() {
     assert!(f.complete);
     assert_eq!((f.cycle.preperiod, f.cycle.period), (4, 62));
     assert!(strings(&f.balanced).contains(PAPER_DEAL));
-    assert!(f.balanced.iter().all(|b| b.hands[0].len() == 26 && b.hands[1].len() == 26));
+    assert!(
+        f.balanced
+            .iter()
+            .all(|b| b.hands[0].len() == 26 && b.hands[1].len() == 26)
+    );
     // Every balanced deal of the family reaches the same cycle.
     for b in &f.balanced {
-        let Outcome::Cycle(c) = play(b) else { panic!("{b} should cycle") };
+        let Outcome::Cycle(c) = play(b) else {
+            panic!("{b} should cycle")
+        };
         assert_eq!(c.cycle_id, f.cycle.cycle_id);
     }
     // The visited-set BFS finds the same closure and never meets a position twice.
@@ -206,7 +215,11 @@ fn paper_deal_is_in_its_family() {
     let k = cyc.len();
     let seeds: Vec<Seed> = (0..k)
         .map(|i| Seed {
-            node: Node { pos: cyc[i], tricks: 0, cards: 0 },
+            node: Node {
+                pos: cyc[i],
+                tricks: 0,
+                cards: 0,
+            },
             skip: Some(cyc[(i + k - 1) % k]),
         })
         .collect();
@@ -246,7 +259,11 @@ fn extension_games_are_longer_and_verified() {
         assert!(g.position.is_balanced());
         assert_eq!(
             ansatz::engine::reference::play(&g.position),
-            Outcome::Terminates { winner: g.winner, tricks: g.tricks, cards: g.cards }
+            Outcome::Terminates {
+                winner: g.winner,
+                tricks: g.tricks,
+                cards: g.cards
+            }
         );
     }
     assert!(x.by_cards.windows(2).all(|w| w[0].cards >= w[1].cards));

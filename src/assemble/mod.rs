@@ -93,6 +93,13 @@ impl Plan {
         })
     }
 
+    /// Units a run of at most `limit_decks` decks takes.
+    pub fn units_within(&self, limit_decks: u64) -> usize {
+        (0..self.units() as u64)
+            .take_while(|&i| i * self.decks_per_unit < limit_decks)
+            .count()
+    }
+
     pub fn units(&self) -> usize {
         self.tuples.len()
     }
@@ -146,13 +153,15 @@ impl Plan {
     }
 
     /// Runs the units not in `done` on the current rayon pool (at most `limit_decks` decks in all,
-    /// counted in enumeration order); `on_done` sees each finished unit (to checkpoint it).
+    /// counted in enumeration order); `on_done` sees each finished unit (to checkpoint it). Units
+    /// not yet started when `stop` returns true are skipped: the result is then incomplete.
     pub fn run(
         &self,
         done: &[UnitDone],
         limit_decks: u64,
         keep_decks: bool,
         on_done: &(dyn Fn(&UnitDone) + Sync),
+        stop: &(dyn Fn() -> bool + Sync),
     ) -> Vec<UnitDone> {
         let finished: std::collections::HashSet<u32> = done.iter().map(|u| u.index).collect();
         let todo: Vec<(u32, u64)> = (0..self.units() as u32)
@@ -168,10 +177,13 @@ impl Plan {
         let mut out: Vec<UnitDone> = todo
             .par_iter()
             .with_max_len(1)
-            .map(|&(i, lim)| {
+            .filter_map(|&(i, lim)| {
+                if stop() {
+                    return None;
+                }
                 let u = self.run_unit(i, lim, keep_decks);
                 on_done(&u);
-                u
+                Some(u)
             })
             .collect();
         out.extend(done.iter().cloned());

@@ -1,6 +1,7 @@
 //! Command-line face: clap structs, one file per subcommand, progress bars in `progress.rs`.
 //! Each subcommand turns its arguments into validated library values and calls the library.
 
+mod assemble;
 mod bench;
 mod extend;
 mod family;
@@ -42,6 +43,7 @@ Positions are HAND1/HAND2 (n), top card first: dash notation (-JQKA), playing ca
 #[derive(Subcommand, Debug)]
 enum Command {
     Play(play::Args),
+    Assemble(assemble::Args),
     Bench(bench::Args),
     Predecessors(predecessors::Args),
     Family(family::Args),
@@ -56,6 +58,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Play(a) => play::run(a),
+        Command::Assemble(a) => assemble::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Predecessors(a) => predecessors::run(a),
         Command::Family(a) => family::run(a),

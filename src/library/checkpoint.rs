@@ -1,4 +1,5 @@
-//! Checkpoints of long enumerations: an append-only log of finished ranges and their pieces.
+//! Checkpoints of long runs: an append-only log of finished units of work (by default the finished
+//! ranges of a piece enumeration and their pieces; any serde record type for other commands).
 //!
 //! Layout: magic `ANSZCKPT`, version (u32 LE), then framed records: length (u32 LE), FNV-1a 64 of
 //! the payload (u64 LE), payload (bincode 2). The first record is the run's fingerprint (template
@@ -10,6 +11,7 @@ use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -39,20 +41,25 @@ pub enum CheckpointError {
     NotCheckpoint { path: PathBuf },
     #[error("{path}: checkpoint version {found} is newer than this ansatz reads")]
     Newer { path: PathBuf, found: u32 },
-    #[error("{path}: the checkpoint belongs to another run ({found}); this run is {expected}. Delete it or change --out")]
+    #[error(
+        "{path}: the checkpoint belongs to another run ({found}); this run is {expected}. Delete it or change --out"
+    )]
     Mismatch {
         path: PathBuf,
         expected: String,
         found: String,
     },
-    #[error("{path}: a checkpoint of an unfinished run exists: add --resume to finish it, or delete it to start over")]
+    #[error(
+        "{path}: a checkpoint of an unfinished run exists: add --resume to finish it, or delete it to start over"
+    )]
     Exists { path: PathBuf },
 }
 
-/// An open checkpoint, appending finished ranges.
-pub struct Checkpoint {
+/// An open checkpoint, appending finished units of type `T`.
+pub struct Checkpoint<T = RangeDone> {
     path: PathBuf,
     file: File,
+    records: std::marker::PhantomData<fn(T) -> T>,
 }
 
 fn frame(payload: &[u8]) -> Vec<u8> {
@@ -72,10 +79,10 @@ fn next_frame(bytes: &[u8], at: usize) -> Option<&[u8]> {
     (fnv1a(payload) == sum).then_some(payload)
 }
 
-impl Checkpoint {
+impl<T: Serialize + DeserializeOwned> Checkpoint<T> {
     /// Starts a checkpoint at `path` for a run named by `fingerprint`. Refuses to overwrite the
     /// checkpoint of an unfinished run.
-    pub fn create(path: &Path, fingerprint: &str) -> Result<Checkpoint, CheckpointError> {
+    pub fn create(path: &Path, fingerprint: &str) -> Result<Checkpoint<T>, CheckpointError> {
         if path.exists() {
             return Err(CheckpointError::Exists {
                 path: path.to_path_buf(),
@@ -93,12 +100,16 @@ impl Checkpoint {
         Ok(Checkpoint {
             path: path.to_path_buf(),
             file,
+            records: std::marker::PhantomData,
         })
     }
 
     /// Opens the checkpoint at `path` (creating it when there is none) and returns the ranges it
     /// holds. A torn or corrupted tail is cut off.
-    pub fn resume(path: &Path, fingerprint: &str) -> Result<(Checkpoint, Vec<RangeDone>), CheckpointError> {
+    pub fn resume(
+        path: &Path,
+        fingerprint: &str,
+    ) -> Result<(Checkpoint<T>, Vec<T>), CheckpointError> {
         if !path.exists() {
             return Ok((Checkpoint::create(path, fingerprint)?, Vec::new()));
         }
@@ -134,10 +145,9 @@ impl Checkpoint {
         let mut at = 12 + 12 + fp.len();
         let mut done = Vec::new();
         while let Some(payload) = next_frame(&bytes, at) {
-            let Ok((r, _)) = bincode::serde::decode_from_slice::<RangeDone, _>(
-                payload,
-                bincode::config::standard(),
-            ) else {
+            let Ok((r, _)) =
+                bincode::serde::decode_from_slice::<T, _>(payload, bincode::config::standard())
+            else {
                 break;
             };
             done.push(r);
@@ -151,15 +161,16 @@ impl Checkpoint {
             Checkpoint {
                 path: path.to_path_buf(),
                 file,
+                records: std::marker::PhantomData,
             },
             done,
         ))
     }
 
-    /// Appends one finished range (one `write` call, so a crash tears at most this record).
-    pub fn append(&mut self, range: &RangeDone) -> Result<(), CheckpointError> {
-        let payload =
-            bincode::serde::encode_to_vec(range, bincode::config::standard()).expect("range encodes");
+    /// Appends one finished unit (one `write` call, so a crash tears at most this record).
+    pub fn append(&mut self, record: &T) -> Result<(), CheckpointError> {
+        let payload = bincode::serde::encode_to_vec(record, bincode::config::standard())
+            .expect("record encodes");
         self.file
             .write_all(&frame(&payload))
             .map_err(|source| CheckpointError::Io {
@@ -170,7 +181,7 @@ impl Checkpoint {
 
     /// Deletes the checkpoint once the final output is written.
     pub fn finish(self) -> Result<(), CheckpointError> {
-        let Checkpoint { path, file } = self;
+        let Checkpoint { path, file, .. } = self;
         drop(file);
         std::fs::remove_file(&path).map_err(|source| CheckpointError::Io { path, source })
     }

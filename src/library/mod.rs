@@ -112,7 +112,12 @@ impl Library {
     /// The classes, by id.
     pub fn classes(&self) -> Vec<ClassInfo> {
         let mut out: Vec<ClassInfo> = Vec::new();
-        let n = self.pieces.iter().map(|p| p.class as usize + 1).max().unwrap_or(0);
+        let n = self
+            .pieces
+            .iter()
+            .map(|p| p.class as usize + 1)
+            .max()
+            .unwrap_or(0);
         let mut slots: Vec<Option<ClassInfo>> = vec![None; n];
         for p in &self.pieces {
             let slot = &mut slots[p.class as usize];
@@ -148,7 +153,9 @@ pub enum LibraryError {
     },
     #[error("{path}: not an ansatz piece library (no ANSZPLIB magic bytes)")]
     NotLibrary { path: PathBuf },
-    #[error("{path}: library format version {found} is newer than this ansatz reads ({supported}); upgrade ansatz")]
+    #[error(
+        "{path}: library format version {found} is newer than this ansatz reads ({supported}); upgrade ansatz"
+    )]
     Newer {
         path: PathBuf,
         found: u32,
@@ -222,7 +229,9 @@ pub fn decode(bytes: &[u8], path: &Path) -> Result<Library, LibraryError> {
         return Err(truncated("ends inside the header"));
     }
     if fnv1a(body) != u64::from_le_bytes(sum.try_into().unwrap()) {
-        return Err(corrupt("checksum mismatch: the file was cut short or changed".into()));
+        return Err(corrupt(
+            "checksum mismatch: the file was cut short or changed".into(),
+        ));
     }
     let h_end = 20 + header_len as usize;
     let (header, used): (Header, usize) =
@@ -244,7 +253,10 @@ pub fn decode(bytes: &[u8], path: &Path) -> Result<Library, LibraryError> {
         pieces.push(p);
     }
     if !rest.is_empty() {
-        return Err(corrupt(format!("{} stray bytes after the records", rest.len())));
+        return Err(corrupt(format!(
+            "{} stray bytes after the records",
+            rest.len()
+        )));
     }
     Ok(Library { header, pieces })
 }

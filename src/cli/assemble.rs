@@ -1,0 +1,460 @@
+//! `ansatz assemble`: decks from library pieces, their cycles, and the balanced deals of each cycle's
+//! family, with checkpoints, resume and results files.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::output::{BadInput, Out};
+use super::progress;
+use crate::ansatz::template::Template;
+use crate::assemble::candidates::Frame;
+use crate::assemble::{CycleHit, Plan, UnitDone, merge};
+use crate::backward::closure::Config as ClosureConfig;
+use crate::backward::family::family;
+use crate::card::{Card, DeckSpec};
+use crate::library::checkpoint::Checkpoint;
+use crate::library::{self, Library, write_atomic};
+use crate::position::Position;
+
+/// The published pieces of 2024, built in so that `ansatz assemble --balance` works anywhere.
+const PAPER_LIBRARY: &[u8] = include_bytes!("../../pieces/paper-2024.bin");
+const PAPER_LIBRARY_NAME: &str = "pieces/paper-2024.bin (built in)";
+
+/// Build decks from pieces (Δ1 J Δ2 J Δ3 J- / J-), find the cycles they reach, and the balanced
+/// 26/26 deals of each cycle's family (backward play).
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  ansatz assemble --balance                         # the published pieces (built in)
+  ansatz assemble --library pieces/found.bin --balance --json
+  ansatz assemble --library a.bin --library b.bin --out results/run1 --resume
+  ansatz assemble --limit 100000                    # the first 100000 decks only
+
+Every ordered choice of K piece shapes whose cards fill the deck is tried with every assignment
+of face kinds to its face slots, so each deck is tested once. Results go to DIR (default results/)
+as JSON lines and a readable summary; a checkpoint there lets --resume finish an interrupted run.")]
+pub struct Args {
+    /// Piece library (repeatable). Default: the published 2024 pieces, built in.
+    #[arg(long = "library", value_name = "LIB")]
+    libraries: Vec<PathBuf>,
+    /// Template the pieces were found in (default: the built-in jack template).
+    #[arg(long, value_name = "FILE")]
+    template: Option<PathBuf>,
+    /// Pieces per deck.
+    #[arg(long = "pieces", default_value_t = 3, value_name = "K")]
+    pieces: usize,
+    /// Keep only cycles whose family holds balanced deals, and list those deals.
+    #[arg(long)]
+    balance: bool,
+    /// Test at most N decks (the first N in enumeration order).
+    #[arg(long, value_name = "N")]
+    limit: Option<u64>,
+    /// Deck the assembled decks must make.
+    #[arg(long, default_value = "standard", value_name = "SPEC")]
+    deck: String,
+    /// Most positions of one family's backward closure; larger families are reported as partial.
+    #[arg(long, default_value_t = 20_000_000, value_name = "N")]
+    max_positions: u64,
+    /// Directory for results and the checkpoint.
+    #[arg(long, default_value = "results", value_name = "DIR")]
+    out: PathBuf,
+    /// Finish an interrupted run from its checkpoint.
+    #[arg(long)]
+    resume: bool,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// No progress bars.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Stop after N units of decks, as an interruption would (for testing resume); exit 1.
+    #[arg(long, hide = true, value_name = "N")]
+    stop_after_units: Option<usize>,
+}
+
+/// One checkpoint record: a finished unit of decks, or a finished family.
+#[derive(Serialize, Deserialize, Clone, Debug)]
+enum Record {
+    Unit(UnitDone),
+    Family(FamilyDone),
+}
+
+/// What a cycle's family contributes to the result.
+#[derive(Serialize, Deserialize, Clone, Debug)]
+struct FamilyDone {
+    cycle_key: u128,
+    closure_size: u64,
+    complete: bool,
+    max_depth: u64,
+    balanced: Vec<String>,
+}
+
+struct Loaded {
+    name: String,
+    library: Library,
+}
+
+fn load_libraries(paths: &[PathBuf]) -> Result<Vec<Loaded>> {
+    if paths.is_empty() {
+        let library = library::decode(PAPER_LIBRARY, Path::new(PAPER_LIBRARY_NAME))
+            .context("the built-in library")?;
+        return Ok(vec![Loaded {
+            name: PAPER_LIBRARY_NAME.into(),
+            library,
+        }]);
+    }
+    paths
+        .iter()
+        .map(|p| {
+            let library = library::read(p).map_err(|e| BadInput(e.to_string()))?;
+            Ok(Loaded {
+                name: p.display().to_string(),
+                library,
+            })
+        })
+        .collect()
+}
+
+/// The deck frame of a template: TEST is followed by the separator and the tail in player 1's hand.
+fn frame_of(t: &Template, deck: DeckSpec) -> Result<Frame> {
+    if t.test_hand != 0 || t.after.is_empty() {
+        return Err(BadInput(format!(
+            "template {}: assembly needs TEST in player 1's hand followed by a separator card",
+            t.name
+        ))
+        .into());
+    }
+    Ok(Frame {
+        separator: t.after[0],
+        tail: t.after[1..].to_vec(),
+        other: t.other.clone(),
+        to_move: t.to_move,
+        face_kinds: t.faces.clone(),
+        deck,
+    })
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let started = Instant::now();
+    if args.pieces == 0 || args.pieces > 8 {
+        return Err(BadInput(format!("--pieces {} must be between 1 and 8", args.pieces)).into());
+    }
+    let deck: DeckSpec = args
+        .deck
+        .parse()
+        .map_err(|e: crate::card::DeckError| BadInput(e.to_string()))?;
+    let template = match &args.template {
+        Some(p) => Template::read(p).map_err(|e| BadInput(e.to_string()))?,
+        None => Template::jack(),
+    };
+    let libs = load_libraries(&args.libraries)?;
+    let want = crate::ansatz::find::template_info(&template);
+    for l in &libs {
+        if l.library.header.template.game != want.game {
+            return Err(BadInput(format!(
+                "{}: made for template {} ({}), not {} ({}); pass --template with the library's template",
+                l.name,
+                l.library.header.template.name,
+                l.library.header.template.game,
+                want.name,
+                want.game
+            ))
+            .into());
+        }
+    }
+    let pieces: Vec<Vec<Card>> = libs
+        .iter()
+        .flat_map(|l| l.library.pieces.iter().map(|p| p.sequence.clone()))
+        .collect();
+    let frame = frame_of(&template, deck)?;
+    let plan =
+        Plan::new(frame.clone(), &pieces, args.pieces).map_err(|e| BadInput(e.to_string()))?;
+    let limit = args.limit.unwrap_or(u64::MAX);
+    let lib_names: Vec<String> = libs.iter().map(|l| l.name.clone()).collect();
+    let fingerprint = format!(
+        "assemble v1 libraries={:?} template={} k={} deck={} balance={} limit={} max_positions={}",
+        libs.iter()
+            .map(|l| library::fnv1a(&library::encode(&l.library)))
+            .collect::<Vec<_>>(),
+        want.game,
+        args.pieces,
+        deck,
+        args.balance,
+        limit,
+        args.max_positions
+    );
+    let stem = format!(
+        "assemble-{}-k{}{}",
+        libs.iter()
+            .map(|l| short_name(&l.name))
+            .collect::<Vec<_>>()
+            .join("+"),
+        args.pieces,
+        if args.balance { "-balance" } else { "" }
+    );
+    let ckpt_path = args.out.join(format!("{stem}.checkpoint"));
+    let pool = super::bench::pool(args.threads)?;
+
+    if args.resume && !ckpt_path.exists() {
+        return Err(BadInput(format!(
+            "--resume: no checkpoint at {} (run without --resume to start)",
+            ckpt_path.display()
+        ))
+        .into());
+    }
+    let (log, previous) = if args.resume {
+        let (log, recs) = Checkpoint::<Record>::resume(&ckpt_path, &fingerprint)
+            .map_err(|e| BadInput(e.to_string()))?;
+        (log, recs)
+    } else {
+        (
+            Checkpoint::<Record>::create(&ckpt_path, &fingerprint)
+                .map_err(|e| BadInput(e.to_string()))?,
+            Vec::new(),
+        )
+    };
+    let log = Mutex::new(log);
+    let mut done_units = Vec::new();
+    let mut done_families = std::collections::BTreeMap::new();
+    for r in previous {
+        match r {
+            Record::Unit(u) => done_units.push(u),
+            Record::Family(f) => {
+                done_families.insert(f.cycle_key, f);
+            }
+        }
+    }
+
+    // Phase 1: test every deck.
+    let total = plan.total_decks().min(limit);
+    let pb = progress::bar(total, "decks", args.quiet || args.json);
+    pb.inc(done_units.iter().map(|u| u.decks).sum());
+    let checkpoint_error: Mutex<Option<String>> = Mutex::new(None);
+    let note = |r: &Record| {
+        if let Err(e) = log.lock().unwrap().append(r) {
+            checkpoint_error
+                .lock()
+                .unwrap()
+                .get_or_insert(e.to_string());
+        }
+    };
+    let finished_now = std::sync::atomic::AtomicUsize::new(0);
+    let stop_after = args.stop_after_units.unwrap_or(usize::MAX);
+    let units = pool.install(|| {
+        plan.run(
+            &done_units,
+            limit,
+            !args.balance,
+            &|u| {
+                note(&Record::Unit(u.clone()));
+                finished_now.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                pb.inc(u.decks);
+            },
+            &|| finished_now.load(std::sync::atomic::Ordering::SeqCst) >= stop_after,
+        )
+    });
+    pb.finish_and_clear();
+    if units.len() < plan.units_within(limit) {
+        eprintln!(
+            "ansatz: stopped after {} of {} units; finish with --resume",
+            units.len(),
+            plan.units_within(limit)
+        );
+        return Ok(ExitCode::from(1));
+    }
+    let merged = merge(&units);
+
+    // Phase 2: the family of every distinct cycle (in cycle-key order).
+    let cycles: Vec<&CycleHit> = merged.cycles.values().collect();
+    let cfg = ClosureConfig {
+        max_positions: args.max_positions,
+        ..ClosureConfig::default()
+    };
+    let pb = progress::bar(cycles.len() as u64, "families", args.quiet || args.json);
+    let families: Vec<FamilyDone> = pool.install(|| {
+        cycles
+            .par_iter()
+            .map(|hit| {
+                if let Some(f) = done_families.get(&hit.cycle_key) {
+                    pb.inc(1);
+                    return f.clone();
+                }
+                let pos = Position::new(hit.deck.clone(), frame.other.clone(), frame.to_move);
+                let fam = family(&pos, &cfg, &|_| {}).expect("the deck was seen to cycle");
+                let f = FamilyDone {
+                    cycle_key: hit.cycle_key,
+                    closure_size: fam.closure_size,
+                    complete: fam.complete,
+                    max_depth: fam.max_depth,
+                    balanced: fam.balanced.iter().map(|p| p.to_string()).collect(),
+                };
+                note(&Record::Family(f.clone()));
+                pb.inc(1);
+                f
+            })
+            .collect()
+    });
+    pb.finish_and_clear();
+    if let Some(e) = checkpoint_error.into_inner().unwrap() {
+        return Err(anyhow::anyhow!(
+            "writing the checkpoint {}: {e}",
+            ckpt_path.display()
+        ));
+    }
+
+    let n = deck.total();
+    let cycle_json: Vec<Value> = cycles
+        .iter()
+        .zip(&families)
+        .filter(|(_, f)| !args.balance || !f.balanced.is_empty())
+        .map(|(hit, f)| {
+            json!({
+                "cycle_id": Position::unpack(hit.cycle_key, n).to_string(),
+                "period": hit.period,
+                "deck": Position::new(hit.deck.clone(), frame.other.clone(), frame.to_move).to_string(),
+                "decks": hit.decks,
+                "closure_size": f.closure_size,
+                "closure_complete": f.complete,
+                "max_depth": f.max_depth,
+                "balanced": f.balanced,
+            })
+        })
+        .collect();
+    let balanced_total: usize = families.iter().map(|f| f.balanced.len()).sum();
+    let balanced_cycles = families.iter().filter(|f| !f.balanced.is_empty()).count();
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let summary = json!({
+        "decks_tested": merged.decks,
+        "non_terminating": merged.non_terminating,
+        "cycles_found": merged.cycles.len(),
+        "balanced_cycles": balanced_cycles,
+        "balanced_total": balanced_total,
+        "seconds": started.elapsed().as_secs_f64(),
+        "cycles": cycle_json,
+    });
+    let meta = json!({
+        "command": command,
+        "ansatz_version": env!("CARGO_PKG_VERSION"),
+        "libraries": lib_names,
+        "template": want.game,
+        "pieces": args.pieces,
+        "deck": deck.to_string(),
+    });
+    write_results(&args.out, &stem, &meta, &summary, &units, args.balance)?;
+    log.into_inner()
+        .unwrap()
+        .finish()
+        .map_err(|e| anyhow::anyhow!(e.to_string()))?;
+
+    let mut out = Out::new();
+    if args.json {
+        out.json(&summary)?;
+    } else {
+        print_text(&mut out, &summary, &meta)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn short_name(name: &str) -> String {
+    Path::new(name.split_whitespace().next().unwrap_or(name))
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "library".into())
+}
+
+/// `DIR/STEM.jsonl` (a meta line, a summary line, one line per reported cycle), `DIR/STEM.txt`
+/// (readable), and without `--balance` `DIR/STEM-decks.txt` (every non-terminating deck).
+fn write_results(
+    dir: &Path,
+    stem: &str,
+    meta: &Value,
+    summary: &Value,
+    units: &[UnitDone],
+    all_decks: bool,
+) -> Result<()> {
+    let mut jsonl = String::new();
+    jsonl.push_str(&json!({"meta": meta}).to_string());
+    jsonl.push('\n');
+    let mut head = summary.clone();
+    head.as_object_mut().unwrap().remove("cycles");
+    jsonl.push_str(&json!({"summary": head}).to_string());
+    jsonl.push('\n');
+    for c in summary["cycles"].as_array().unwrap() {
+        jsonl.push_str(&json!({"cycle": c}).to_string());
+        jsonl.push('\n');
+    }
+    let path = dir.join(format!("{stem}.jsonl"));
+    write_atomic(&path, jsonl.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
+    let mut text = Vec::new();
+    print_text(&mut text, summary, meta)?;
+    let path = dir.join(format!("{stem}.txt"));
+    write_atomic(&path, &text).with_context(|| format!("writing {}", path.display()))?;
+    if all_decks {
+        let mut decks = String::new();
+        for u in units {
+            for d in &u.non_terminating_decks {
+                decks.push_str(&crate::notation::format_hand(d));
+                decks.push('\n');
+            }
+        }
+        let path = dir.join(format!("{stem}-decks.txt"));
+        write_atomic(&path, decks.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn print_text(out: &mut dyn Write, s: &Value, meta: &Value) -> std::io::Result<()> {
+    writeln!(out, "# {}", meta["command"].as_str().unwrap_or(""))?;
+    writeln!(
+        out,
+        "# ansatz {}; libraries {}; template {}",
+        meta["ansatz_version"].as_str().unwrap_or(""),
+        meta["libraries"],
+        meta["template"].as_str().unwrap_or("")
+    )?;
+    writeln!(out, "decks tested      {}", s["decks_tested"])?;
+    writeln!(out, "non-terminating   {}", s["non_terminating"])?;
+    writeln!(out, "distinct cycles   {}", s["cycles_found"])?;
+    writeln!(out, "balanced cycles   {}", s["balanced_cycles"])?;
+    writeln!(out, "balanced deals    {}", s["balanced_total"])?;
+    writeln!(
+        out,
+        "seconds           {:.2}",
+        s["seconds"].as_f64().unwrap_or(0.0)
+    )?;
+    for c in s["cycles"].as_array().into_iter().flatten() {
+        writeln!(out)?;
+        writeln!(out, "cycle {}", c["cycle_id"].as_str().unwrap_or(""))?;
+        writeln!(
+            out,
+            "  period {} tricks; {} decks reach it; closure {} positions{}",
+            c["period"],
+            c["decks"],
+            c["closure_size"],
+            if c["closure_complete"] == true {
+                ""
+            } else {
+                " (partial)"
+            }
+        )?;
+        writeln!(out, "  deck     {}", c["deck"].as_str().unwrap_or(""))?;
+        let balanced = c["balanced"].as_array().map_or(0, Vec::len);
+        writeln!(out, "  balanced deals: {balanced}")?;
+        for b in c["balanced"].as_array().into_iter().flatten() {
+            writeln!(out, "    {}", b.as_str().unwrap_or(""))?;
+        }
+    }
+    Ok(())
+}

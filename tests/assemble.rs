@@ -1,0 +1,125 @@
+//! `ansatz assemble`: the main job on the built-in published pieces, reproducibility, resume, and
+//! bad libraries.
+
+use super::common::{ansatz, stdout};
+use serde_json::Value;
+use std::path::Path;
+
+const PAPER_DEAL: &str = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA (1)";
+
+fn run_json(args: &[&str]) -> Value {
+    let o = ansatz(args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_str(&stdout(&o)).unwrap()
+}
+
+fn tmp(name: &str) -> String {
+    let d = std::env::temp_dir().join(format!("ansatz-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d.display().to_string()
+}
+
+// Source: arXiv:2403.13855 (2024): the balanced deal is found from the published pieces.
+#[test]
+fn main_job_finds_the_2024_balanced_deal() {
+    let out = tmp("main");
+    let v = run_json(&["assemble", "--balance", "--json", "--out", &out]);
+    assert!(v["decks_tested"].as_u64().unwrap() > 1_000_000);
+    assert!(v["balanced_total"].as_u64().unwrap() >= 28);
+    let cycles = v["cycles"].as_array().unwrap();
+    assert!(!cycles.is_empty());
+    let all: Vec<&str> = cycles
+        .iter()
+        .flat_map(|c| c["balanced"].as_array().unwrap())
+        .map(|b| b.as_str().unwrap())
+        .collect();
+    assert!(all.contains(&PAPER_DEAL), "the 2024 deal is among {all:?}");
+    for c in cycles {
+        assert_eq!(c["period"], 62);
+        assert!(c["closure_size"].as_u64().unwrap() > 0);
+    }
+    // Every balanced deal really never ends and is a 26/26 standard deal.
+    for b in &all {
+        let p = run_json(&["play", "--json", "--deck", "standard", b]);
+        assert_eq!(p["outcome"], "cycle", "{b}");
+        let hands: Vec<&str> = b.split(' ').next().unwrap().split('/').collect();
+        assert_eq!((hands[0].len(), hands[1].len()), (26, 26));
+    }
+    assert!(
+        Path::new(&out)
+            .join("assemble-paper-2024-k3-balance.jsonl")
+            .exists()
+    );
+    let text = std::fs::read_to_string(Path::new(&out).join("assemble-paper-2024-k3-balance.txt"))
+        .unwrap();
+    assert!(text.contains(PAPER_DEAL));
+    assert!(text.contains("assemble"), "the summary names its command");
+}
+
+fn strip_seconds(mut v: Value) -> Value {
+    v.as_object_mut().unwrap().remove("seconds");
+    v
+}
+
+#[test]
+fn same_answer_for_any_thread_count_and_after_resume() {
+    let a = tmp("t1");
+    let b = tmp("t2");
+    let c = tmp("resume");
+    let args = |dir: &str, threads: &str| {
+        vec![
+            "assemble".to_string(),
+            "--limit".into(),
+            "400000".into(),
+            "--json".into(),
+            "--out".into(),
+            dir.into(),
+            "--threads".into(),
+            threads.into(),
+        ]
+    };
+    let run = |v: Vec<String>| {
+        let refs: Vec<&str> = v.iter().map(String::as_str).collect();
+        strip_seconds(run_json(&refs))
+    };
+    let one = run(args(&a, "1"));
+    let two = run(args(&b, "2"));
+    assert_eq!(one, two);
+    assert!(one["non_terminating"].as_u64().unwrap() > 0);
+    // Interrupted after 3 units (as a kill would leave it), then resumed.
+    let mut first = args(&c, "2");
+    first.extend(["--stop-after-units".to_string(), "3".into()]);
+    let refs: Vec<&str> = first.iter().map(String::as_str).collect();
+    let o = ansatz(&refs);
+    assert_eq!(o.status.code(), Some(1), "an interrupted run exits 1");
+    let again = ansatz(&args(&c, "2").iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(
+        again.status.code(),
+        Some(2),
+        "a checkpoint exists: --resume is needed"
+    );
+    let mut resumed = args(&c, "1");
+    resumed.push("--resume".into());
+    assert_eq!(run(resumed), one);
+}
+
+#[test]
+fn bad_libraries_exit_2_with_the_path() {
+    let dir = tmp("bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    let junk = Path::new(&dir).join("junk.bin");
+    std::fs::write(&junk, b"not a library at all").unwrap();
+    let junk = junk.display().to_string();
+    for lib in [junk.as_str(), "/nonexistent/pieces.bin"] {
+        let o = ansatz(&["assemble", "--library", lib, "--out", &dir]);
+        assert_eq!(o.status.code(), Some(2), "{lib}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(lib), "{err}");
+    }
+    let o = ansatz(&["assemble", "--resume", "--out", &dir]);
+    assert_eq!(o.status.code(), Some(2), "--resume without a checkpoint");
+}
