@@ -123,3 +123,56 @@ fn bad_libraries_exit_2_with_the_path() {
     let o = ansatz(&["assemble", "--resume", "--out", &dir]);
     assert_eq!(o.status.code(), Some(2), "--resume without a checkpoint");
 }
+
+// Source: arXiv:2403.13855 (2024), Appendix C: the 16 constructed games are assembled from their own
+// pieces in `--faces members` mode (pieces as they are, every order).
+#[test]
+fn members_mode_rebuilds_the_16_published_games() {
+    let dir = tmp("members");
+    std::fs::create_dir_all(&dir).unwrap();
+    let games = super::common::data_lines("games-2024.txt");
+    let mut pieces: Vec<String> = games
+        .iter()
+        .flat_map(|g| {
+            let h1 = g.split('/').next().unwrap();
+            let parts: Vec<&str> = h1.split('J').collect();
+            parts[..parts.len() - 1]
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    pieces.sort();
+    pieces.dedup();
+    let text = Path::new(&dir).join("pieces.txt");
+    std::fs::write(&text, pieces.join("\n")).unwrap();
+    let lib = Path::new(&dir).join("pieces.bin").display().to_string();
+    let o = ansatz(&[
+        "find-pieces",
+        "--from-text",
+        &text.display().to_string(),
+        "--out",
+        &lib,
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v = run_json(&[
+        "assemble",
+        "--library",
+        &lib,
+        "--faces",
+        "members",
+        "--json",
+        "--out",
+        &dir,
+    ]);
+    assert!(v["decks_tested"].as_u64().unwrap() >= 16);
+    let decks =
+        std::fs::read_to_string(Path::new(&dir).join("assemble-pieces-k3-members-decks.txt"))
+            .unwrap();
+    let decks: Vec<&str> = decks.lines().collect();
+    for g in &games {
+        let h1 = g.split('/').next().unwrap();
+        assert!(decks.contains(&h1), "{h1} is assembled and never ends");
+    }
+}

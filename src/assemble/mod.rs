@@ -43,16 +43,43 @@ pub struct UnitDone {
     pub non_terminating_decks: Vec<Vec<Card>>,
 }
 
-/// The enumeration: the frame, the distinct patterns and the tuples (one unit each).
+/// How the pieces' face cards are chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Faces {
+    /// Every assignment of face kinds to the face slots of each tuple of piece *shapes* (face
+    /// swaps of every kind): every deck the shapes can make. The default for small libraries.
+    #[default]
+    Assign,
+    /// The library's pieces as they are (their own face kinds), in every order.
+    Members,
+}
+
+/// One unit of work.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// `Faces::Assign`: one ordered tuple of pattern indices, with every face assignment.
+    Tuple(Vec<u32>),
+    /// `Faces::Members`: every deck whose first piece is this one.
+    First(u32),
+}
+
+/// The enumeration: the frame, the piece shapes or members, and the units.
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub frame: Frame,
-    pub patterns: Vec<Pattern>,
-    pub tuples: Vec<Vec<u32>>,
-    /// Face cards of each kind the pieces share.
+    pub faces: Faces,
+    pub k: usize,
+    /// Cards of each kind the pieces share.
     pub budget: [u32; crate::card::KINDS],
-    /// Decks per unit (all face assignments of one tuple).
-    pub decks_per_unit: u64,
+    /// Distinct piece shapes (`Faces::Assign`).
+    pub patterns: Vec<Pattern>,
+    /// Distinct usable pieces, sorted (`Faces::Members`).
+    pub members: Vec<Vec<Card>>,
+    /// Members by count key.
+    buckets: Vec<Vec<u32>>,
+    pub units: Vec<Unit>,
+    /// Decks of each unit.
+    pub unit_decks: Vec<u64>,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -63,8 +90,25 @@ pub enum PlanError {
     DeckTooLarge(usize),
 }
 
+/// Mixed-radix index of a count vector `c <= budget` (one digit per kind).
+fn count_key(c: &[u32; crate::card::KINDS], budget: &[u32; crate::card::KINDS]) -> Option<usize> {
+    let mut key = 0usize;
+    for kind in 0..crate::card::KINDS {
+        if c[kind] > budget[kind] {
+            return None;
+        }
+        key = key * (budget[kind] as usize + 1) + c[kind] as usize;
+    }
+    Some(key)
+}
+
 impl Plan {
-    pub fn new(frame: Frame, pieces: &[Vec<Card>], k: usize) -> Result<Plan, PlanError> {
+    pub fn new(
+        frame: Frame,
+        pieces: &[Vec<Card>],
+        k: usize,
+        faces: Faces,
+    ) -> Result<Plan, PlanError> {
         if frame.deck.total() > crate::position::PACK_MAX_CARDS {
             return Err(PlanError::DeckTooLarge(frame.deck.total()));
         }
@@ -72,84 +116,195 @@ impl Plan {
             .budget(k)
             .ok_or_else(|| PlanError::FrameDoesNotFit(frame.deck.to_string()))?;
         // Pieces holding cards the frame reserves (e.g. a Jack in a jack-template piece) cannot be used.
-        let usable: Vec<Vec<Card>> = pieces
+        let mut usable: Vec<Vec<Card>> = pieces
             .iter()
             .filter(|p| p.iter().all(|&c| c == 0 || frame.face_kinds.contains(&c)))
             .cloned()
             .collect();
-        let patterns = candidates::patterns(&usable);
-        let tuples = candidates::tuples(&patterns, k, &budget);
-        let faces: u64 = budget[1..].iter().map(|&c| c as u64).sum();
-        let mut decks_per_unit = factorial(faces);
-        for &c in &budget[1..] {
-            decks_per_unit /= factorial(c as u64);
-        }
-        Ok(Plan {
+        usable.sort_by(|a, b| a.len().cmp(&b.len()).then(a.cmp(b)));
+        usable.dedup();
+        let mut plan = Plan {
             frame,
-            patterns,
-            tuples,
+            faces,
+            k,
             budget,
-            decks_per_unit,
-        })
+            patterns: Vec::new(),
+            members: Vec::new(),
+            buckets: Vec::new(),
+            units: Vec::new(),
+            unit_decks: Vec::new(),
+        };
+        match faces {
+            Faces::Assign => {
+                plan.patterns = candidates::patterns(&usable);
+                let tuples = candidates::tuples(&plan.patterns, k, &budget);
+                let n_faces: u64 = budget[1..].iter().map(|&c| c as u64).sum();
+                let mut per = factorial(n_faces);
+                for &c in &budget[1..] {
+                    per /= factorial(c as u64);
+                }
+                plan.unit_decks = vec![per; tuples.len()];
+                plan.units = tuples.into_iter().map(Unit::Tuple).collect();
+            }
+            Faces::Members => {
+                let size: usize = budget.iter().map(|&c| c as usize + 1).product();
+                plan.buckets = vec![Vec::new(); size];
+                for p in usable {
+                    let counts = crate::card::DeckSpec::of_cards(&p).counts;
+                    if let Some(key) = count_key(&counts, &budget) {
+                        plan.buckets[key].push(plan.members.len() as u32);
+                        plan.members.push(p);
+                    }
+                }
+                // ways[j][key]: ordered j-tuples of members whose counts sum to the vector `key`.
+                let hist: Vec<u64> = plan.buckets.iter().map(|b| b.len() as u64).collect();
+                let mut ways = hist.clone();
+                for _ in 2..k {
+                    ways = plan.convolve(&ways, &hist);
+                }
+                for (i, p) in plan.members.iter().enumerate() {
+                    let decks = if k == 1 {
+                        u64::from(crate::card::DeckSpec::of_cards(p).counts == budget)
+                    } else {
+                        let mut rest = budget;
+                        let c = crate::card::DeckSpec::of_cards(p).counts;
+                        for kind in 0..crate::card::KINDS {
+                            rest[kind] -= c[kind];
+                        }
+                        count_key(&rest, &budget).map_or(0, |key| ways[key])
+                    };
+                    if decks > 0 {
+                        plan.units.push(Unit::First(i as u32));
+                        plan.unit_decks.push(decks);
+                    }
+                }
+            }
+        }
+        Ok(plan)
+    }
+
+    /// Convolution of two count histograms over vectors `<= budget`.
+    fn convolve(&self, a: &[u64], b: &[u64]) -> Vec<u64> {
+        let dims: Vec<usize> = self.budget.iter().map(|&c| c as usize + 1).collect();
+        let decode = |mut key: usize| {
+            let mut v = [0u32; crate::card::KINDS];
+            for kind in (0..crate::card::KINDS).rev() {
+                v[kind] = (key % dims[kind]) as u32;
+                key /= dims[kind];
+            }
+            v
+        };
+        let mut out = vec![0u64; a.len()];
+        for (ka, &wa) in a.iter().enumerate().filter(|(_, w)| **w > 0) {
+            let va = decode(ka);
+            for (kb, &wb) in b.iter().enumerate().filter(|(_, w)| **w > 0) {
+                let vb = decode(kb);
+                let sum: [u32; crate::card::KINDS] = std::array::from_fn(|i| va[i] + vb[i]);
+                if let Some(key) = count_key(&sum, &self.budget) {
+                    out[key] += wa * wb;
+                }
+            }
+        }
+        out
+    }
+
+    pub fn units(&self) -> usize {
+        self.units.len()
+    }
+
+    pub fn total_decks(&self) -> u64 {
+        self.unit_decks.iter().sum()
     }
 
     /// Units a run of at most `limit_decks` decks takes.
     pub fn units_within(&self, limit_decks: u64) -> usize {
-        (0..self.units() as u64)
-            .take_while(|&i| i * self.decks_per_unit < limit_decks)
+        let mut acc = 0u64;
+        self.unit_decks
+            .iter()
+            .take_while(|&&d| {
+                let inside = acc < limit_decks;
+                acc += d;
+                inside
+            })
             .count()
-    }
-
-    pub fn units(&self) -> usize {
-        self.tuples.len()
-    }
-
-    pub fn total_decks(&self) -> u64 {
-        self.decks_per_unit * self.units() as u64
     }
 
     /// Tests every deck of unit `index`, at most `limit` of them (in enumeration order).
     pub fn run_unit(&self, index: u32, limit: u64, keep_decks: bool) -> UnitDone {
-        let tuple = &self.tuples[index as usize];
-        let mut assignment = first_assignment(&self.budget);
-        let mut hand1: Vec<Card> = Vec::with_capacity(64);
-        let mut cycles: BTreeMap<u128, CycleHit> = BTreeMap::new();
-        let mut done = UnitDone {
-            index,
-            decks: 0,
-            non_terminating: 0,
-            cycles: Vec::new(),
-            non_terminating_decks: Vec::new(),
+        let mut tester = Tester {
+            frame: &self.frame,
+            limit,
+            keep_decks,
+            cycles: BTreeMap::new(),
+            done: UnitDone {
+                index,
+                decks: 0,
+                non_terminating: 0,
+                cycles: Vec::new(),
+                non_terminating_decks: Vec::new(),
+            },
         };
-        loop {
-            if done.decks >= limit {
-                break;
-            }
-            build_hand1(&self.frame, &self.patterns, tuple, &assignment, &mut hand1);
-            let state = BitState::from_hands(&hand1, &self.frame.other, self.frame.to_move);
-            done.decks += 1;
-            if let Outcome::Cycle(c) = play_state(&state) {
-                done.non_terminating += 1;
-                let key = c.cycle_id.pack().expect("decks of at most 52 cards");
-                cycles
-                    .entry(key)
-                    .and_modify(|h| h.decks += 1)
-                    .or_insert_with(|| CycleHit {
-                        cycle_key: key,
-                        period: c.period,
-                        deck: hand1.clone(),
-                        decks: 1,
-                    });
-                if keep_decks {
-                    done.non_terminating_decks.push(hand1.clone());
+        let mut hand1: Vec<Card> = Vec::with_capacity(64);
+        match &self.units[index as usize] {
+            Unit::Tuple(tuple) => {
+                let mut assignment = first_assignment(&self.budget);
+                loop {
+                    build_hand1(&self.frame, &self.patterns, tuple, &assignment, &mut hand1);
+                    if !tester.test(&hand1) || !next_permutation(&mut assignment) {
+                        break;
+                    }
                 }
             }
-            if !next_permutation(&mut assignment) {
-                break;
+            Unit::First(first) => {
+                let mut chosen = vec![*first];
+                self.members_rec(&mut chosen, &mut hand1, &mut tester);
             }
         }
-        done.cycles = cycles.into_values().collect();
-        done
+        tester.finish()
+    }
+
+    /// Completes `chosen` to `k` members in every way that fills the budget, testing each deck.
+    /// Returns false once the unit's limit is reached.
+    fn members_rec(&self, chosen: &mut Vec<u32>, hand1: &mut Vec<Card>, t: &mut Tester) -> bool {
+        let mut rest = self.budget;
+        for &m in chosen.iter() {
+            let c = crate::card::DeckSpec::of_cards(&self.members[m as usize]).counts;
+            for kind in 0..crate::card::KINDS {
+                match rest[kind].checked_sub(c[kind]) {
+                    Some(r) => rest[kind] = r,
+                    None => return true,
+                }
+            }
+        }
+        let last: Vec<u32> = if chosen.len() + 1 == self.k {
+            match count_key(&rest, &self.budget) {
+                Some(key) => self.buckets[key].clone(),
+                None => return true,
+            }
+        } else if chosen.len() == self.k {
+            Vec::new()
+        } else {
+            // A middle piece: any member; the next level drops those that overfill the budget.
+            (0..self.members.len() as u32).collect()
+        };
+        if chosen.len() == self.k {
+            hand1.clear();
+            for &m in chosen.iter() {
+                hand1.extend_from_slice(&self.members[m as usize]);
+                hand1.push(self.frame.separator);
+            }
+            hand1.extend_from_slice(&self.frame.tail);
+            return t.test(hand1);
+        }
+        for m in last {
+            chosen.push(m);
+            let go_on = self.members_rec(chosen, hand1, t);
+            chosen.pop();
+            if !go_on {
+                return false;
+            }
+        }
+        true
     }
 
     /// Runs the units not in `done` on the current rayon pool (at most `limit_decks` decks in all,
@@ -164,13 +319,13 @@ impl Plan {
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Vec<UnitDone> {
         let finished: std::collections::HashSet<u32> = done.iter().map(|u| u.index).collect();
+        let mut before = 0u64;
         let todo: Vec<(u32, u64)> = (0..self.units() as u32)
             .map(|i| {
-                let before = i as u64 * self.decks_per_unit;
-                (
-                    i,
-                    limit_decks.saturating_sub(before).min(self.decks_per_unit),
-                )
+                let size = self.unit_decks[i as usize];
+                let lim = limit_decks.saturating_sub(before).min(size);
+                before += size;
+                (i, lim)
             })
             .filter(|&(i, lim)| lim > 0 && !finished.contains(&i))
             .collect();
@@ -189,6 +344,48 @@ impl Plan {
         out.extend(done.iter().cloned());
         out.sort_by_key(|u| u.index);
         out
+    }
+}
+
+/// Tests decks of one unit and collects its cycles.
+struct Tester<'a> {
+    frame: &'a Frame,
+    limit: u64,
+    keep_decks: bool,
+    cycles: BTreeMap<u128, CycleHit>,
+    done: UnitDone,
+}
+
+impl Tester<'_> {
+    /// Tests one deck; false once the unit's limit is reached.
+    fn test(&mut self, hand1: &[Card]) -> bool {
+        if self.done.decks >= self.limit {
+            return false;
+        }
+        let state = BitState::from_hands(hand1, &self.frame.other, self.frame.to_move);
+        self.done.decks += 1;
+        if let Outcome::Cycle(c) = play_state(&state) {
+            self.done.non_terminating += 1;
+            let key = c.cycle_id.pack().expect("decks of at most 52 cards");
+            self.cycles
+                .entry(key)
+                .and_modify(|h| h.decks += 1)
+                .or_insert_with(|| CycleHit {
+                    cycle_key: key,
+                    period: c.period,
+                    deck: hand1.to_vec(),
+                    decks: 1,
+                });
+            if self.keep_decks {
+                self.done.non_terminating_decks.push(hand1.to_vec());
+            }
+        }
+        self.done.decks < self.limit
+    }
+
+    fn finish(mut self) -> UnitDone {
+        self.done.cycles = self.cycles.into_values().collect();
+        self.done
     }
 }
 

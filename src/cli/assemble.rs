@@ -16,7 +16,7 @@ use super::output::{BadInput, Out};
 use super::progress;
 use crate::ansatz::template::Template;
 use crate::assemble::candidates::Frame;
-use crate::assemble::{CycleHit, Plan, UnitDone, merge};
+use crate::assemble::{CycleHit, Faces, Plan, UnitDone, merge};
 use crate::backward::closure::Config as ClosureConfig;
 use crate::backward::family::family;
 use crate::card::{Card, DeckSpec};
@@ -51,6 +51,10 @@ pub struct Args {
     /// Pieces per deck.
     #[arg(long = "pieces", default_value_t = 3, value_name = "K")]
     pieces: usize,
+    /// Face cards: `assign` tries every assignment of face kinds to the face slots of each tuple of
+    /// piece shapes (all face swaps); `members` uses the library's pieces as they are.
+    #[arg(long, default_value = "assign", value_parser = parse_faces)]
+    faces: Faces,
     /// Keep only cycles whose family holds balanced deals, and list those deals.
     #[arg(long)]
     balance: bool,
@@ -98,6 +102,14 @@ struct FamilyDone {
     complete: bool,
     max_depth: u64,
     balanced: Vec<String>,
+}
+
+fn parse_faces(s: &str) -> Result<Faces, String> {
+    match s {
+        "assign" => Ok(Faces::Assign),
+        "members" => Ok(Faces::Members),
+        _ => Err(format!("unknown --faces {s:?} (assign or members)")),
+    }
 }
 
 struct Loaded {
@@ -178,29 +190,35 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .flat_map(|l| l.library.pieces.iter().map(|p| p.sequence.clone()))
         .collect();
     let frame = frame_of(&template, deck)?;
-    let plan =
-        Plan::new(frame.clone(), &pieces, args.pieces).map_err(|e| BadInput(e.to_string()))?;
+    let plan = Plan::new(frame.clone(), &pieces, args.pieces, args.faces)
+        .map_err(|e| BadInput(e.to_string()))?;
     let limit = args.limit.unwrap_or(u64::MAX);
     let lib_names: Vec<String> = libs.iter().map(|l| l.name.clone()).collect();
     let fingerprint = format!(
-        "assemble v1 libraries={:?} template={} k={} deck={} balance={} limit={} max_positions={}",
+        "assemble v1 libraries={:?} template={} k={} faces={:?} deck={} balance={} limit={} max_positions={}",
         libs.iter()
             .map(|l| library::fnv1a(&library::encode(&l.library)))
             .collect::<Vec<_>>(),
         want.game,
         args.pieces,
+        args.faces,
         deck,
         args.balance,
         limit,
         args.max_positions
     );
     let stem = format!(
-        "assemble-{}-k{}{}",
+        "assemble-{}-k{}{}{}",
         libs.iter()
             .map(|l| short_name(&l.name))
             .collect::<Vec<_>>()
             .join("+"),
         args.pieces,
+        if args.faces == Faces::Members {
+            "-members"
+        } else {
+            ""
+        },
         if args.balance { "-balance" } else { "" }
     );
     let ckpt_path = args.out.join(format!("{stem}.checkpoint"));
