@@ -369,7 +369,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "pieces": args.pieces,
         "deck": deck.to_string(),
     });
-    write_results(&args.out, &stem, &meta, &summary, &units, args.balance)?;
+    write_results(&args.out, &stem, &meta, &summary, &units, !args.balance)?;
     log.into_inner()
         .unwrap()
         .finish()
