@@ -184,28 +184,32 @@ fn next_level<T: Expand>(
 ) -> Vec<Node> {
     let mut next: Vec<Node> = Vec::new();
     let mut min = None;
-    for batch in items.chunks(BATCH) {
-        let parts: Vec<Part> = batch
-            .par_chunks(CHUNK)
-            .map(|chunk| {
-                let mut part = Part {
-                    next: Vec::with_capacity(chunk.len() * 2),
-                    ..Part::default()
-                };
-                for item in chunk {
-                    item.expand(|n| {
-                        if keep(&n) {
-                            if n.pos.is_balanced() {
-                                part.balanced.push(n);
-                            }
-                            part.next.push(n);
-                        }
-                    });
+    let expand = |chunk: &[T]| {
+        let mut part = Part {
+            next: Vec::with_capacity(chunk.len() * 2),
+            ..Part::default()
+        };
+        for item in chunk {
+            item.expand(|n| {
+                if keep(&n) {
+                    if n.pos.is_balanced() {
+                        part.balanced.push(n);
+                    }
+                    part.next.push(n);
                 }
-                part.min = part.next.iter().map(|n| n.pos).min();
-                part
-            })
-            .collect();
+            });
+        }
+        part.min = part.next.iter().map(|n| n.pos).min();
+        part
+    };
+    for batch in items.chunks(BATCH) {
+        // Most closures are small, with levels of a few hundred positions: those skip the pool,
+        // whose hand-off would cost more than the work.
+        let parts: Vec<Part> = if batch.len() <= CHUNK {
+            vec![expand(batch)]
+        } else {
+            batch.par_chunks(CHUNK).map(expand).collect()
+        };
         let before = next.len();
         for part in parts {
             next.extend_from_slice(&part.next);

@@ -155,9 +155,9 @@ pub fn extend(
     })
 }
 
-/// The positions of the game from `pos` (which ends after `tricks` tricks and `cards` cards), each
-/// with what remains of the game from it and its predecessor on the path.
-fn path_seeds(pos: &Position, tricks: u64, cards: u64) -> Vec<Seed> {
+/// The positions of the game from `pos` (which ends after `tricks` tricks and `cards` cards, at
+/// most 64 cards), each with what remains of the game from it and its predecessor on the path.
+pub fn path_seeds(pos: &Position, tricks: u64, cards: u64) -> Vec<Seed> {
     let mut state = Small::from_position(pos);
     let mut pile = [0; SMALL_CAP];
     let mut seeds: Vec<Seed> = Vec::new();

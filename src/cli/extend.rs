@@ -158,13 +158,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
             x.closure_size,
             x.path,
             x.max_depth,
-            if x.complete { "" } else { " (cut by --max-positions)" }
+            if x.complete {
+                ""
+            } else {
+                " (cut by --max-positions)"
+            }
         )?;
         writeln!(out, "balanced      {}", x.balanced)?;
         writeln!(out, "rate          {rate:.0} positions/s")?;
         for (title, games) in [("by cards", &x.by_cards), ("by tricks", &x.by_tricks)] {
             writeln!(out, "longest {title}:")?;
-            writeln!(out, "  {:>6} {:>6} {:>6}  position", "cards", "tricks", "winner")?;
+            writeln!(
+                out,
+                "  {:>6} {:>6} {:>6}  position",
+                "cards", "tricks", "winner"
+            )?;
             for g in games {
                 writeln!(
                     out,
