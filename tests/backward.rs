@@ -415,6 +415,43 @@ fn extend_command_reports_longer_verified_games() {
 }
 
 #[test]
+fn extend_writes_long_games_to_results() {
+    let dir = std::env::temp_dir().join(format!("ansatz-extend-{}", std::process::id()));
+    let o = ansatz(&[
+        "extend",
+        "--json",
+        "--top",
+        "2",
+        "--record-cards",
+        "400",
+        "--record-tricks",
+        "100000",
+        "--results",
+        dir.to_str().unwrap(),
+        "--K---Q----A-----J-----A-Q/--J---K----K---J-AQ--A-- (1)",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let written = v["written"].as_array().unwrap();
+    assert!(!written.is_empty());
+    for w in written {
+        let saved: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(w.as_str().unwrap()).unwrap()).unwrap();
+        assert!(saved["cards"].as_u64().unwrap() > 400);
+        let p = pos(saved["position"].as_str().unwrap());
+        assert_eq!(play(&p).cards(), saved["cards"].as_u64().unwrap());
+    }
+    // Only finished files: a JSON line and a text summary per game, no temporary files.
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2 * written.len(), "{names:?}");
+    assert!(names.iter().all(|n| !n.starts_with('.')));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn bad_input_exits_2() {
     for args in [
         &["predecessors", "XYZ/--"][..],

@@ -40,7 +40,8 @@ pub struct Seed {
 #[derive(Clone, Copy, Debug)]
 pub struct Config {
     /// Stop after this many positions (seeds included); the search stops at the end of the batch
-    /// that crosses the limit. Default 200 million (about 16 GB of frontier at worst).
+    /// that crosses the limit. Default 50 million (at most about 4 GB of frontier: a position of
+    /// the BFS takes 76 bytes).
     pub max_positions: u64,
     /// Whether balanced seeds are reported with the balanced positions. Default true.
     pub seeds_balanced: bool,
@@ -49,7 +50,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            max_positions: 200_000_000,
+            max_positions: 50_000_000,
             seeds_balanced: true,
         }
     }
