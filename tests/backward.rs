@@ -78,11 +78,23 @@ fn position(max: usize) -> impl Strategy<Value = Position> {
         .prop_map(|(a, b, m)| Position::new(a, b, m))
 }
 
+/// Half random positions (most have no predecessor), half positions one trick after a random one
+/// (which have at least that one).
+fn position_or_successor(max: usize) -> impl Strategy<Value = Position> {
+    prop_oneof![
+        position(max),
+        position(max).prop_map(|q| match trick(&q) {
+            Trick::Next { next, .. } => next,
+            Trick::End { .. } => q,
+        }),
+    ]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
     #[test]
-    fn fast_predecessors_equal_the_replay_and_lead_back(p in position(20)) {
+    fn fast_predecessors_equal_the_replay_and_lead_back(p in position_or_successor(20)) {
         let fast = fast_preds(&p);
         let slow = reference::predecessors(&p);
         prop_assert_eq!(strings(&fast), strings(&slow));
@@ -98,14 +110,14 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
-    fn predecessors_equal_brute_force(p in position(10)) {
+    fn predecessors_equal_brute_force(p in position_or_successor(6)) {
         prop_assert_eq!(strings(&fast_preds(&p)), brute_force(&p));
     }
 
     /// The parallel BFS (no visited set) against the visited-set reference, on the cycle or the
     /// path of random small games.
     #[test]
-    fn closure_equals_reference(p in position(7)) {
+    fn closure_equals_reference(p in position_or_successor(7)) {
         let seeds = seeds_of(&p);
         let fast = closure::closure(&seeds, &Config::default(), &|_| {});
         let plain = reference::closure(&seeds.iter().map(|s| s.node.pos.to_position()).collect::<Vec<_>>());
@@ -226,6 +238,17 @@ fn paper_deal_is_in_its_family() {
     let checked = closure::closure_with_visited_set(&seeds, &Config::default(), &|_| {});
     assert_eq!(checked.size, f.closure_size);
     assert_eq!(checked.balanced.len(), f.balanced.len());
+    // And the plain visited-set BFS over whole positions agrees on everything.
+    let plain = reference::closure(&cyc.iter().map(Compact::to_position).collect::<Vec<_>>());
+    assert_eq!(plain.size, f.closure_size);
+    assert_eq!(plain.max_depth, f.max_depth);
+    assert_eq!(
+        plain.balanced,
+        f.balanced
+            .iter()
+            .map(Position::to_string)
+            .collect::<Vec<_>>()
+    );
 }
 
 #[test]
@@ -268,4 +291,182 @@ fn extension_games_are_longer_and_verified() {
     }
     assert!(x.by_cards.windows(2).all(|w| w[0].cards >= w[1].cards));
     assert!(x.by_tricks.windows(2).all(|w| w[0].tricks >= w[1].tricks));
+}
+
+fn code(o: &std::process::Output) -> i32 {
+    o.status.code().expect("exit code")
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn predecessors_command_prints_checked_positions() {
+    let o = ansatz(&[
+        "predecessors",
+        "--json",
+        "K---A----AAJ--J--------K---------Q-Q-K---Q-KAQJ-/--J- (2)",
+    ]);
+    assert_eq!(code(&o), 0);
+    let v: Vec<String> = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(v.contains(&"--K---A----AAJ--J--------K---------Q-Q-K---Q-KAQJ-/J- (1)".to_string()));
+    let o = ansatz(&["predecessors", "J--/-J- (2)"]);
+    assert_eq!(stdout(&o), "-J--/J- (2)\n--J--/J (1)\n");
+    // No predecessor: an empty list, exit 0.
+    let o = ansatz(&["predecessors", "--json", "--/-- (1)"]);
+    assert_eq!((code(&o), stdout(&o).trim()), (0, "[]"));
+}
+
+#[test]
+fn family_command_reports_the_paper_deal() {
+    let o = ansatz(&["family", "--json", "--threads", "2", PAPER_DEAL]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    for key in [
+        "cycle_id",
+        "preperiod",
+        "period",
+        "closure_size",
+        "balanced",
+        "max_depth",
+        "deepest",
+        "positions_per_second",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(
+        (v["preperiod"].as_u64(), v["period"].as_u64()),
+        (Some(4), Some(62))
+    );
+    let balanced: Vec<String> = serde_json::from_value(v["balanced"].clone()).unwrap();
+    assert!(balanced.iter().any(|b| b == PAPER_DEAL));
+    assert!(balanced.windows(2).all(|w| w[0] < w[1]), "sorted");
+    // Same answer on one thread.
+    let o1 = ansatz(&["family", "--json", "--threads", "1", PAPER_DEAL]);
+    let v1: serde_json::Value = serde_json::from_str(&stdout(&o1)).unwrap();
+    assert_eq!(
+        (&v1["closure_size"], &v1["balanced"], &v1["deepest"]),
+        (&v["closure_size"], &v["balanced"], &v["deepest"])
+    );
+}
+
+#[test]
+fn family_command_writes_its_out_file() {
+    let dir = std::env::temp_dir().join(format!("ansatz-family-{}", std::process::id()));
+    let file = dir.join("family.json");
+    let o = ansatz(&[
+        "family",
+        "--json",
+        "--out",
+        file.to_str().unwrap(),
+        "J--/-J-",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(
+        saved["closure_size"],
+        serde_json::from_str::<serde_json::Value>(&stdout(&o)).unwrap()["closure_size"]
+    );
+    assert!(saved["command"].as_str().unwrap().contains("family"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn family_exits_1_when_the_game_ends_or_the_limit_is_hit() {
+    let o = ansatz(&["family", "Q-/--J- (1)"]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("terminates after 2 tricks: no cycle"),
+        "{}",
+        stderr(&o)
+    );
+    let o = ansatz(&["family", "--json", "--max-positions", "100", PAPER_DEAL]);
+    assert_eq!(code(&o), 1);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["complete"], false);
+    assert!(v["closure_size"].as_u64().unwrap() > 100);
+}
+
+#[test]
+fn extend_command_reports_longer_verified_games() {
+    let o = ansatz(&[
+        "extend",
+        "--json",
+        "--top",
+        "3",
+        "--results",
+        "/nonexistent/never-written",
+        "--K---Q----A-----J-----A-Q/--J---K----K---J-AQ--A-- (1)",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let games = v["by_cards"].as_array().unwrap();
+    assert_eq!(games.len(), 3);
+    for g in games {
+        let p = pos(g["position"].as_str().unwrap());
+        assert!(p.is_balanced());
+        assert_eq!(play(&p).cards(), g["cards"].as_u64().unwrap());
+    }
+    assert!(games[0]["cards"].as_u64() > v["cards"].as_u64());
+    let o = ansatz(&["extend", "J--/-J-"]);
+    assert_eq!(code(&o), 1, "a cycle has nothing to extend");
+}
+
+#[test]
+fn extend_writes_long_games_to_results() {
+    let dir = std::env::temp_dir().join(format!("ansatz-extend-{}", std::process::id()));
+    let o = ansatz(&[
+        "extend",
+        "--json",
+        "--top",
+        "2",
+        "--record-cards",
+        "400",
+        "--record-tricks",
+        "100000",
+        "--results",
+        dir.to_str().unwrap(),
+        "--K---Q----A-----J-----A-Q/--J---K----K---J-AQ--A-- (1)",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let written = v["written"].as_array().unwrap();
+    assert!(!written.is_empty());
+    for w in written {
+        let saved: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(w.as_str().unwrap()).unwrap()).unwrap();
+        assert!(saved["cards"].as_u64().unwrap() > 400);
+        let p = pos(saved["position"].as_str().unwrap());
+        assert_eq!(play(&p).cards(), saved["cards"].as_u64().unwrap());
+    }
+    // Only finished files: a JSON line and a text summary per game, no temporary files.
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2 * written.len(), "{names:?}");
+    assert!(names.iter().all(|n| !n.starts_with('.')));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_input_exits_2() {
+    for args in [
+        &["predecessors", "XYZ/--"][..],
+        &["predecessors", "--deck", "standard", "J--/-J- (2)"],
+        &["predecessors", "J--/-J- (3)"],
+        &["family", "J--/-J-/--"],
+        &["family", "--max-positions", "0"],
+        &["family", "--deck", "8-2X", "J--/-J-"],
+        &["family", "--threads", "0", "J--/-J-"],
+        &["extend", "--top", "0", "Q-/--J- (1)"],
+        &["extend", "Q-/--J- (1"],
+        &["extend"],
+    ] {
+        let o = ansatz(args);
+        assert_eq!(code(&o), 2, "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"), "{args:?}");
+    }
 }

@@ -40,7 +40,8 @@ pub struct Seed {
 #[derive(Clone, Copy, Debug)]
 pub struct Config {
     /// Stop after this many positions (seeds included); the search stops at the end of the batch
-    /// that crosses the limit. Default 200 million (about 16 GB of frontier at worst).
+    /// that crosses the limit. Default 50 million (at most about 4 GB of frontier: a position of
+    /// the BFS takes 76 bytes).
     pub max_positions: u64,
     /// Whether balanced seeds are reported with the balanced positions. Default true.
     pub seeds_balanced: bool,
@@ -49,7 +50,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            max_positions: 200_000_000,
+            max_positions: 50_000_000,
             seeds_balanced: true,
         }
     }
@@ -184,28 +185,32 @@ fn next_level<T: Expand>(
 ) -> Vec<Node> {
     let mut next: Vec<Node> = Vec::new();
     let mut min = None;
-    for batch in items.chunks(BATCH) {
-        let parts: Vec<Part> = batch
-            .par_chunks(CHUNK)
-            .map(|chunk| {
-                let mut part = Part {
-                    next: Vec::with_capacity(chunk.len() * 2),
-                    ..Part::default()
-                };
-                for item in chunk {
-                    item.expand(|n| {
-                        if keep(&n) {
-                            if n.pos.is_balanced() {
-                                part.balanced.push(n);
-                            }
-                            part.next.push(n);
-                        }
-                    });
+    let expand = |chunk: &[T]| {
+        let mut part = Part {
+            next: Vec::with_capacity(chunk.len() * 2),
+            ..Part::default()
+        };
+        for item in chunk {
+            item.expand(|n| {
+                if keep(&n) {
+                    if n.pos.is_balanced() {
+                        part.balanced.push(n);
+                    }
+                    part.next.push(n);
                 }
-                part.min = part.next.iter().map(|n| n.pos).min();
-                part
-            })
-            .collect();
+            });
+        }
+        part.min = part.next.iter().map(|n| n.pos).min();
+        part
+    };
+    for batch in items.chunks(BATCH) {
+        // Most closures are small, with levels of a few hundred positions: those skip the pool,
+        // whose hand-off would cost more than the work.
+        let parts: Vec<Part> = if batch.len() <= CHUNK {
+            vec![expand(batch)]
+        } else {
+            batch.par_chunks(CHUNK).map(expand).collect()
+        };
         let before = next.len();
         for part in parts {
             next.extend_from_slice(&part.next);

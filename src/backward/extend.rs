@@ -2,11 +2,12 @@
 //! as deep as the tree goes and keep the balanced positions whose games run longest.
 //!
 //! Every position of that tree reaches the path, so its game length is known without playing it:
-//! the tricks and cards back to the path plus what remains of the original game from there. The
-//! reported games are still replayed by the forward engine and must agree.
+//! the tricks and cards back to the path plus what remains of the original game from there. Every
+//! balanced position found is still replayed by the forward engine and must agree.
 
 use std::time::Instant;
 
+use rayon::prelude::*;
 use thiserror::Error;
 
 use super::closure::{self, Config, Node, Seed};
@@ -49,7 +50,12 @@ pub struct Game {
 impl Game {
     /// Longer than the record, by cards or by tricks.
     pub fn beats_record(&self) -> bool {
-        self.cards > RECORD_CARDS || self.tricks > RECORD_TRICKS
+        self.longer_than(RECORD_CARDS, RECORD_TRICKS)
+    }
+
+    /// More than `cards` cards or more than `tricks` tricks.
+    pub fn longer_than(&self, cards: u64, tricks: u64) -> bool {
+        self.cards > cards || self.tricks > tricks
     }
 }
 
@@ -125,6 +131,11 @@ pub fn extend(
         },
         progress,
     );
+    // Every balanced position is replayed forward, in parallel, and must agree with the tree.
+    found
+        .balanced
+        .par_iter()
+        .try_for_each(|n| verified(n, winner).map(|_| ()))?;
     let mut by_cards: Vec<Node> = found.balanced.clone();
     by_cards.sort_unstable_by(|a, b| {
         (b.cards, b.tricks)
@@ -139,8 +150,11 @@ pub fn extend(
             .then(a.pos.key_cmp(&b.pos))
     });
     by_tricks.truncate(cfg.top);
-    let verify = |nodes: &[Node]| -> Result<Vec<Game>, ExtendError> {
-        nodes.iter().map(|n| verified(n, winner)).collect()
+    let game_of = |n: &Node| Game {
+        position: n.pos.to_position(),
+        winner,
+        tricks: n.tricks as u64,
+        cards: n.cards as u64,
     };
     Ok(Extension {
         game,
@@ -148,16 +162,16 @@ pub fn extend(
         closure_size: found.size,
         max_depth: found.max_depth as u64,
         balanced: found.balanced.len() as u64,
-        by_cards: verify(&by_cards)?,
-        by_tricks: verify(&by_tricks)?,
+        by_cards: by_cards.iter().map(game_of).collect(),
+        by_tricks: by_tricks.iter().map(game_of).collect(),
         complete: found.complete,
         seconds: start.elapsed().as_secs_f64(),
     })
 }
 
-/// The positions of the game from `pos` (which ends after `tricks` tricks and `cards` cards), each
-/// with what remains of the game from it and its predecessor on the path.
-fn path_seeds(pos: &Position, tricks: u64, cards: u64) -> Vec<Seed> {
+/// The positions of the game from `pos` (which ends after `tricks` tricks and `cards` cards, at
+/// most 64 cards), each with what remains of the game from it and its predecessor on the path.
+pub fn path_seeds(pos: &Position, tricks: u64, cards: u64) -> Vec<Seed> {
     let mut state = Small::from_position(pos);
     let mut pile = [0; SMALL_CAP];
     let mut seeds: Vec<Seed> = Vec::new();
@@ -180,9 +194,12 @@ fn path_seeds(pos: &Position, tricks: u64, cards: u64) -> Vec<Seed> {
 }
 
 /// Plays `n` forward and checks the length the tree gave it.
-fn verified(n: &Node, winner: u8) -> Result<Game, ExtendError> {
-    let position = n.pos.to_position();
-    let got = crate::engine::play(&position);
+fn verified(n: &Node, winner: u8) -> Result<(), ExtendError> {
+    let got = crate::engine::cycle::play_state(&Small::from_hands(
+        n.pos.hand(0),
+        n.pos.hand(1),
+        n.pos.to_move,
+    ));
     let expected = Outcome::Terminates {
         winner,
         tricks: n.tricks as u64,
@@ -190,15 +207,10 @@ fn verified(n: &Node, winner: u8) -> Result<Game, ExtendError> {
     };
     if got != expected {
         return Err(ExtendError::Unverified {
-            position: position.to_string(),
+            position: n.pos.to_position().to_string(),
             expected: format!("{expected:?}"),
             got: format!("{got:?}"),
         });
     }
-    Ok(Game {
-        position,
-        winner,
-        tricks: n.tricks as u64,
-        cards: n.cards as u64,
-    })
+    Ok(())
 }

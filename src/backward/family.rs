@@ -82,12 +82,11 @@ pub fn cycle_positions(info: &CycleInfo) -> Vec<Compact> {
     out
 }
 
-/// The family of a cycle already found (e.g. by `assemble`); the id must hold at most 64 cards.
-/// Cheap for small closures: one pass over the cycle, then the BFS.
-pub fn family_of_cycle(info: CycleInfo, cfg: &Config, progress: &(dyn Fn(u64) + Sync)) -> Family {
-    let cycle = cycle_positions(&info);
+/// The seeds of a cycle's closure: each position of `cycle` (in play order), at distance 0, with
+/// its predecessor on the cycle to skip.
+pub fn cycle_seeds(cycle: &[Compact]) -> Vec<Seed> {
     let k = cycle.len();
-    let seeds: Vec<Seed> = (0..k)
+    (0..k)
         .map(|i| Seed {
             node: Node {
                 pos: cycle[i],
@@ -96,7 +95,13 @@ pub fn family_of_cycle(info: CycleInfo, cfg: &Config, progress: &(dyn Fn(u64) + 
             },
             skip: Some(cycle[(i + k - 1) % k]),
         })
-        .collect();
+        .collect()
+}
+
+/// The family of a cycle already found (e.g. by `assemble`); the id must hold at most 64 cards.
+/// Cheap for small closures: one pass over the cycle, then the BFS.
+pub fn family_of_cycle(info: CycleInfo, cfg: &Config, progress: &(dyn Fn(u64) + Sync)) -> Family {
+    let seeds = cycle_seeds(&cycle_positions(&info));
     let start = Instant::now();
     let found: Closure = closure::closure(&seeds, cfg, progress);
     let seconds = start.elapsed().as_secs_f64();

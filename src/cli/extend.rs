@@ -42,6 +42,12 @@ pub struct Args {
     /// Where games longer than the record are written.
     #[arg(long, value_name = "DIR", default_value = "results")]
     results: PathBuf,
+    /// Write games with more cards than this (the record by default).
+    #[arg(long, value_name = "CARDS", default_value_t = RECORD_CARDS)]
+    record_cards: u64,
+    /// Write games with more tricks than this (the record by default).
+    #[arg(long, value_name = "TRICKS", default_value_t = RECORD_TRICKS)]
+    record_tricks: u64,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -68,7 +74,7 @@ fn game_json(g: &Game) -> Value {
     })
 }
 
-/// Writes a record-breaking game as one JSON line and a text summary, naming the command.
+/// Writes a long game as one JSON line and a text summary, naming the command.
 fn save_record(dir: &std::path::Path, g: &Game) -> Result<PathBuf> {
     let key = g.position.pack().unwrap_or(0);
     let stem = format!("long-game-{}c-{}t-{key:032x}", g.cards, g.tricks);
@@ -78,7 +84,7 @@ fn save_record(dir: &std::path::Path, g: &Game) -> Result<PathBuf> {
     let json_path = dir.join(format!("{stem}.json"));
     write_atomic(&json_path, &format!("{v}\n"))?;
     let text = format!(
-        "A Beggar-My-Neighbour game longer than the record ({RECORD_CARDS} cards, {RECORD_TRICKS} tricks)\n\
+        "A Beggar-My-Neighbour game (the record is {RECORD_CARDS} cards, {RECORD_TRICKS} tricks)\n\
          position  {}\nwinner    player {}\ntricks    {}\ncards     {}\nfound by  {} (ansatz {})\n",
         g.position,
         g.winner + 1,
@@ -119,7 +125,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut written = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     for g in x.by_cards.iter().chain(&x.by_tricks) {
-        if g.beats_record() && seen.insert(g.position.to_string()) {
+        if g.longer_than(args.record_cards, args.record_tricks)
+            && seen.insert(g.position.to_string())
+        {
             written.push(save_record(&args.results, g)?.display().to_string());
         }
     }
