@@ -2,8 +2,8 @@
 //!
 //! The `ansatz` binary is a thin command-line face over these modules; nothing here prints.
 
-pub mod bench;
 pub mod ansatz;
+pub mod bench;
 pub mod card;
 pub mod cli;
 pub mod deal;

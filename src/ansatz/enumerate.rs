@@ -210,8 +210,16 @@ pub struct Enumerator {
     root_stop: Stop,
 }
 
-/// Default prefix depth of the ranges: a few thousand ranges for 4 kinds.
-pub const DEFAULT_DEPTH: usize = 6;
+/// The default prefix depth of the ranges: the shallowest giving at least 4096 prefixes before the
+/// limits prune them (6 for number + 3 face kinds, 12 for one kind), so threads balance well and a
+/// checkpoint entry stays small.
+pub fn auto_depth(alphabet: usize) -> usize {
+    let mut depth = 1;
+    while alphabet.max(2).pow(depth as u32) < 4096 {
+        depth += 1;
+    }
+    depth
+}
 
 impl Enumerator {
     pub fn new(template: &Template, params: &Params, depth: usize) -> Result<Enumerator, TooLarge> {
@@ -302,7 +310,10 @@ impl Enumerator {
     /// Length bounds of the candidates of range `i`.
     fn bounds(&self, i: usize) -> (usize, usize) {
         if i == 0 {
-            (self.params.min_len, self.params.max_len.min(self.depth.saturating_sub(1)))
+            if self.depth == 0 {
+                return (1, 0); // No candidate is shorter than 0 cards.
+            }
+            (self.params.min_len, self.params.max_len.min(self.depth - 1))
         } else {
             (self.params.min_len.max(self.depth), self.params.max_len)
         }
@@ -353,12 +364,26 @@ impl Enumerator {
             return found;
         }
         let mut path = self.prefix(i).to_vec();
-        naive_walk(&self.template, &self.params, &self.alphabet, (lo, hi), &mut path, &mut found);
+        naive_walk(
+            &self.template,
+            &self.params,
+            &self.alphabet,
+            (lo, hi),
+            &mut path,
+            &mut found,
+        );
         found
     }
 
     /// `g` waits for a TEST decision with `path` chosen so far.
-    fn dfs(&self, g: &Game, lo: usize, hi: usize, path: &mut Vec<Card>, found: &mut Vec<Vec<Card>>) {
+    fn dfs(
+        &self,
+        g: &Game,
+        lo: usize,
+        hi: usize,
+        path: &mut Vec<Card>,
+        found: &mut Vec<Vec<Card>>,
+    ) {
         let len = g.len as usize;
         if len >= lo && g.close_and_finish(self.th) {
             found.push(path.clone());
@@ -399,8 +424,18 @@ impl Enumerator {
 
 /// Sequences that extend a prefix of `len` cards with kind counts `count` to a total length in
 /// `lo..=hi`, within the limits of `params`.
-pub fn count_completions(params: &Params, len: usize, count: &[u8; KINDS], lo: usize, hi: usize) -> u64 {
-    let used: usize = params.kinds.iter().map(|&k| count[k as usize] as usize).sum();
+pub fn count_completions(
+    params: &Params,
+    len: usize,
+    count: &[u8; KINDS],
+    lo: usize,
+    hi: usize,
+) -> u64 {
+    let used: usize = params
+        .kinds
+        .iter()
+        .map(|&k| count[k as usize] as usize)
+        .sum();
     if used > params.max_faces || lo > hi {
         return 0;
     }
@@ -409,7 +444,9 @@ pub fn count_completions(params: &Params, len: usize, count: &[u8; KINDS], lo: u
     let mut ways = vec![0u64; free_faces + 1];
     ways[0] = 1;
     for &k in &params.kinds {
-        let room = params.max_per_kind.saturating_sub(count[k as usize] as usize);
+        let room = params
+            .max_per_kind
+            .saturating_sub(count[k as usize] as usize);
         let mut next = vec![0u64; free_faces + 1];
         for (j, &w) in ways.iter().enumerate() {
             if w == 0 {

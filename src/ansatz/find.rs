@@ -1,8 +1,8 @@
 //! `find-pieces` as a library call: the candidate ranges run in parallel, each finished range is
 //! reported (for the checkpoint) as soon as it is done, and the merged pieces become a library.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
@@ -44,7 +44,7 @@ pub struct FindConfig {
     pub template: Template,
     pub params: Params,
     pub method: Method,
-    /// Prefix depth of the ranges ([`super::enumerate::DEFAULT_DEPTH`]).
+    /// Prefix depth of the ranges ([`super::enumerate::auto_depth`]).
     pub depth: usize,
 }
 

@@ -15,10 +15,18 @@ use crate::position::Position;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SeqOp {
     /// Insert `card` before the card at `at` (`at == len` appends).
-    Add { at: usize, card: Card },
-    Remove { at: usize },
+    Add {
+        at: usize,
+        card: Card,
+    },
+    Remove {
+        at: usize,
+    },
     /// Replace the card at `at` by `card` (another kind).
-    Swap { at: usize, card: Card },
+    Swap {
+        at: usize,
+        card: Card,
+    },
 }
 
 impl SeqOp {
@@ -68,9 +76,14 @@ pub fn shrink_and_swap_neighbours(seq: &[Card], alphabet: &[Card]) -> Vec<Vec<Ca
 /// One operation on a position: a sequence operation on one hand, or a new split point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Op {
-    Hand { hand: u8, op: SeqOp },
+    Hand {
+        hand: u8,
+        op: SeqOp,
+    },
     /// All cards (hand 1 then hand 2) re-split with `at` cards in hand 1.
-    Split { at: usize },
+    Split {
+        at: usize,
+    },
 }
 
 impl fmt::Display for Op {
@@ -78,9 +91,13 @@ impl fmt::Display for Op {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Op::Hand { hand, op } => match op {
-                SeqOp::Add { at, card } => write!(f, "add {} at {}:{}", symbol(card), hand + 1, at + 1),
+                SeqOp::Add { at, card } => {
+                    write!(f, "add {} at {}:{}", symbol(card), hand + 1, at + 1)
+                }
                 SeqOp::Remove { at } => write!(f, "remove {}:{}", hand + 1, at + 1),
-                SeqOp::Swap { at, card } => write!(f, "swap {}:{} to {}", hand + 1, at + 1, symbol(card)),
+                SeqOp::Swap { at, card } => {
+                    write!(f, "swap {}:{} to {}", hand + 1, at + 1, symbol(card))
+                }
             },
             Op::Split { at } => write!(f, "split at {at}"),
         }
@@ -139,7 +156,11 @@ pub struct Mutant {
 ///
 /// Levels below `cfg.ops` are kept (deduplicated) in memory; the last level and the splits are
 /// streamed, so memory stays at the size of level `ops - 1` (about 3·10^5 positions for 52 cards).
-pub fn mutate(start: &Position, cfg: &MutateConfig, progress: &(dyn Fn(u64) + Sync)) -> Vec<Mutant> {
+pub fn mutate(
+    start: &Position,
+    cfg: &MutateConfig,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Vec<Mutant> {
     let mut seen: HashSet<Position> = HashSet::new();
     seen.insert(start.clone());
     let mut levels: Vec<Vec<(Position, Vec<Op>)>> = vec![vec![(start.clone(), Vec::new())]];
@@ -198,7 +219,13 @@ fn children<'a>(p: &'a Position, ops: &'a [Op]) -> impl Iterator<Item = (Positio
 }
 
 /// Plays `p` (and its re-splits when asked), keeping those that never end.
-fn try_position(p: Position, ops: Vec<Op>, split: bool, out: &mut Vec<Mutant>, progress: &(dyn Fn(u64) + Sync)) {
+fn try_position(
+    p: Position,
+    ops: Vec<Op>,
+    split: bool,
+    out: &mut Vec<Mutant>,
+    progress: &(dyn Fn(u64) + Sync),
+) {
     if split {
         let (q, path) = (p.clone(), ops.clone());
         play_into(p, ops, out, progress);
@@ -218,7 +245,12 @@ fn splits(p: &Position, ops: &[Op], out: &mut Vec<Mutant>, progress: &(dyn Fn(u6
     }
 }
 
-fn play_into(position: Position, ops: Vec<Op>, out: &mut Vec<Mutant>, progress: &(dyn Fn(u64) + Sync)) {
+fn play_into(
+    position: Position,
+    ops: Vec<Op>,
+    out: &mut Vec<Mutant>,
+    progress: &(dyn Fn(u64) + Sync),
+) {
     let outcome = crate::engine::play(&position);
     progress(1);
     if let Outcome::Cycle(cycle) = outcome {
@@ -242,7 +274,9 @@ pub fn games_bound(start: &Position, cfg: &MutateConfig) -> u64 {
         total = total.saturating_add(level);
     }
     if cfg.split_points {
-        total = total.saturating_add(1).saturating_mul(n + cfg.ops as u64 + 1);
+        total = total
+            .saturating_add(1)
+            .saturating_mul(n + cfg.ops as u64 + 1);
     }
     total
 }

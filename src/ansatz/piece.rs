@@ -59,7 +59,11 @@ pub fn classes(pieces: &[Vec<Card>], alphabet: &[Card]) -> Vec<u32> {
     let mut reps: Vec<usize> = roots.clone();
     reps.sort_unstable_by(|&a, &b| rep_order(&pieces[a], &pieces[b]));
     reps.dedup();
-    let id: HashMap<usize, u32> = reps.iter().enumerate().map(|(k, &r)| (r, k as u32)).collect();
+    let id: HashMap<usize, u32> = reps
+        .iter()
+        .enumerate()
+        .map(|(k, &r)| (r, k as u32))
+        .collect();
     roots.iter().map(|r| id[r]).collect()
 }
 

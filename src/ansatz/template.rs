@@ -118,9 +118,17 @@ impl Template {
         let filter_cards = match (&filter, ptext.matches("{FILTER}").count()) {
             (None, 0) => Vec::new(),
             (Some((line, _)), 0) => {
-                return Err(err(*line, "`filter` given but the position has no {FILTER} slot".into()));
+                return Err(err(
+                    *line,
+                    "`filter` given but the position has no {FILTER} slot".into(),
+                ));
             }
-            (None, _) => return Err(err(pline, "the position has a {FILTER} slot but no `filter = ...` line".into())),
+            (None, _) => {
+                return Err(err(
+                    pline,
+                    "the position has a {FILTER} slot but no `filter = ...` line".into(),
+                ));
+            }
             (Some((line, f)), 1) => {
                 let cards = parse_hand(f, Notation::Dash)
                     .map_err(|e| err(*line, format!("bad filter {f:?}: {e}")))?;
@@ -134,7 +142,10 @@ impl Template {
         let filled = ptext.replace("{FILTER}", &Dash(&filter_cards).to_string());
         let slots = filled.matches("{TEST}").count();
         if slots != 1 {
-            return Err(err(pline, format!("the position needs exactly one {{TEST}} slot, found {slots}")));
+            return Err(err(
+                pline,
+                format!("the position needs exactly one {{TEST}} slot, found {slots}"),
+            ));
         }
         let at = filled.find("{TEST}").unwrap();
         let whole = Position::parse(&filled.replace("{TEST}", ""), Notation::Dash)
@@ -177,7 +188,11 @@ impl Template {
         hand.extend_from_slice(test);
         hand.extend_from_slice(&self.after);
         let other = self.other.clone();
-        let hands = if self.test_hand == 0 { [hand, other] } else { [other, hand] };
+        let hands = if self.test_hand == 0 {
+            [hand, other]
+        } else {
+            [other, hand]
+        };
         Position {
             hands,
             to_move: self.to_move,
@@ -191,7 +206,9 @@ impl Template {
 
     /// The card kinds a TEST sequence is made of: number cards, then the face kinds.
     pub fn alphabet(&self) -> Vec<Card> {
-        std::iter::once(NUMBER).chain(self.faces.iter().copied()).collect()
+        std::iter::once(NUMBER)
+            .chain(self.faces.iter().copied())
+            .collect()
     }
 
     /// The position with TEST shown as `{TEST}`, e.g. `--J--K---A----AAJ{TEST}J-/J- (1)`.
@@ -217,7 +234,11 @@ fn parse_faces(text: &str) -> Result<Vec<Card>, String> {
             'Q' => 2,
             'K' => 3,
             'A' => 4,
-            c => return Err(format!("unknown face kind {c:?} in faces (expected J, Q, K or A)")),
+            c => {
+                return Err(format!(
+                    "unknown face kind {c:?} in faces (expected J, Q, K or A)"
+                ));
+            }
         };
         if kinds.contains(&k) {
             return Err(format!("face kind {} given twice", symbol(k)));

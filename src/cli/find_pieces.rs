@@ -13,7 +13,7 @@ use serde_json::json;
 use super::bench::pool;
 use super::output::{BadInput, Out};
 use super::progress;
-use crate::ansatz::enumerate::{DEFAULT_DEPTH, Params};
+use crate::ansatz::enumerate::{Params, auto_depth};
 use crate::ansatz::find::{FindConfig, Method, RunReport, Search, build_library};
 use crate::ansatz::template::Template;
 use crate::card::{Card, NUMBER};
@@ -73,9 +73,10 @@ pub struct Args {
     /// Worker threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
-    /// Prefix length of the ranges (threads and the checkpoint take whole ranges).
-    #[arg(long, default_value_t = DEFAULT_DEPTH, value_name = "D")]
-    range_depth: usize,
+    /// Prefix length of the ranges (threads and the checkpoint take whole ranges). Default: the
+    /// shallowest giving 4096 prefixes (6 for number + Q, K, A; 12 with --faces-as).
+    #[arg(long, value_name = "D")]
+    range_depth: Option<usize>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -166,7 +167,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         template: template.clone(),
         params: params.clone(),
         method,
-        depth: args.range_depth,
+        depth: args.range_depth.unwrap_or_else(|| {
+            auto_depth(if matches!(method, Method::FacesAs(_)) {
+                2
+            } else {
+                1 + template.faces.len()
+            })
+        }),
     };
     let fingerprint = config.fingerprint();
     let search = Search::new(config).map_err(|e| BadInput(e.to_string()))?;
@@ -181,18 +188,23 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let resumed_ranges = done.len();
     let checkpoint = Mutex::new(checkpoint);
-    let pb = progress::bar(search.enumerated_candidates(), "candidates", args.quiet || args.json);
+    let pb = progress::bar(
+        search.enumerated_candidates(),
+        "candidates",
+        args.quiet || args.json,
+    );
     let start = Instant::now();
-    let report: RunReport = pool.install(|| {
-        crate::ansatz::find::run(
-            &search,
-            done,
-            &|r| checkpoint.lock().unwrap().append(r),
-            args.stop_after_ranges,
-            &|n| pb.inc(n),
-        )
-    })
-    .map_err(checkpoint_error)?;
+    let report: RunReport = pool
+        .install(|| {
+            crate::ansatz::find::run(
+                &search,
+                done,
+                &|r| checkpoint.lock().unwrap().append(r),
+                args.stop_after_ranges,
+                &|n| pb.inc(n),
+            )
+        })
+        .map_err(checkpoint_error)?;
     let seconds = start.elapsed().as_secs_f64();
     pb.finish_and_clear();
     let mut out = Out::new();
@@ -217,7 +229,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         max_per_kind: params.max_per_kind as u32,
         candidates: report.candidates,
     };
-    let (lib, _) = pool.install(|| build_library(&template, enumeration, report.pieces, recorded_command()));
+    let (lib, _) =
+        pool.install(|| build_library(&template, enumeration, report.pieces, recorded_command()));
     library::write(&args.out, &lib).map_err(|e| BadInput(e.to_string()))?;
     checkpoint
         .into_inner()
@@ -225,7 +238,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .finish()
         .map_err(checkpoint_error)?;
     // A resumed run's time covers only part of the work, so it reports no rate.
-    summary(&mut out, &args, &lib, report.candidates, seconds, resumed_ranges > 0, search.ranges())?;
+    summary(
+        &mut out,
+        &args,
+        &lib,
+        report.candidates,
+        seconds,
+        resumed_ranges > 0,
+        search.ranges(),
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -243,7 +264,11 @@ fn summary(
     ranges: usize,
 ) -> Result<()> {
     let classes = lib.classes().len();
-    let rate = if resumed { None } else { Some(candidates as f64 / seconds.max(1e-9)) };
+    let rate = if resumed {
+        None
+    } else {
+        Some(candidates as f64 / seconds.max(1e-9))
+    };
     let heuristic = lib.header.enumeration.method.starts_with("faces-as");
     if args.json {
         out.json(&json!({
@@ -261,8 +286,16 @@ fn summary(
         return Ok(());
     }
     writeln!(out, "template     {}", lib.header.template.game)?;
-    writeln!(out, "method       {}{}", lib.header.enumeration.method,
-        if heuristic { " (heuristic: can miss pieces whose all-one-kind form terminates)" } else { "" })?;
+    writeln!(
+        out,
+        "method       {}{}",
+        lib.header.enumeration.method,
+        if heuristic {
+            " (heuristic: can miss pieces whose all-one-kind form terminates)"
+        } else {
+            ""
+        }
+    )?;
     writeln!(out, "candidates   {candidates}")?;
     writeln!(out, "pieces       {}", lib.pieces.len())?;
     writeln!(out, "classes      {classes}")?;
@@ -286,9 +319,16 @@ fn import(args: &Args, template: &Template, text_path: &Path) -> Result<ExitCode
             continue;
         }
         let seq = parse_hand(line, Notation::Dash).map_err(|e| {
-            BadInput(format!("{}, line {}: bad piece {line:?}: {e}", text_path.display(), i + 1))
+            BadInput(format!(
+                "{}, line {}: bad piece {line:?}: {e}",
+                text_path.display(),
+                i + 1
+            ))
         })?;
-        if let Some(&c) = seq.iter().find(|&&c| c != NUMBER && !template.faces.contains(&c)) {
+        if let Some(&c) = seq
+            .iter()
+            .find(|&&c| c != NUMBER && !template.faces.contains(&c))
+        {
             return Err(BadInput(format!(
                 "{}, line {}: {line:?} holds {}, which the template's pieces may not",
                 text_path.display(),
@@ -314,10 +354,19 @@ fn import(args: &Args, template: &Template, text_path: &Path) -> Result<ExitCode
         min_len: pieces.iter().map(|p| p.len()).min().unwrap_or(0) as u32,
         max_len: pieces.iter().map(|p| p.len()).max().unwrap_or(0) as u32,
         // The limits the imported pieces actually reach.
-        max_faces: pieces.iter().map(|p| p.iter().filter(|&&c| c != NUMBER).count()).max().unwrap_or(0) as u32,
+        max_faces: pieces
+            .iter()
+            .map(|p| p.iter().filter(|&&c| c != NUMBER).count())
+            .max()
+            .unwrap_or(0) as u32,
         max_per_kind: pieces
             .iter()
-            .flat_map(|p| template.faces.iter().map(|&k| p.iter().filter(|&&c| c == k).count()))
+            .flat_map(|p| {
+                template
+                    .faces
+                    .iter()
+                    .map(|&k| p.iter().filter(|&&c| c == k).count())
+            })
             .max()
             .unwrap_or(0) as u32,
         candidates: n as u64,
@@ -326,6 +375,14 @@ fn import(args: &Args, template: &Template, text_path: &Path) -> Result<ExitCode
     let (lib, _) = build_library(template, enumeration, pieces, recorded_command());
     library::write(&args.out, &lib).map_err(|e| BadInput(e.to_string()))?;
     let mut out = Out::new();
-    summary(&mut out, args, &lib, n as u64, start.elapsed().as_secs_f64(), false, 0)?;
+    summary(
+        &mut out,
+        args,
+        &lib,
+        n as u64,
+        start.elapsed().as_secs_f64(),
+        false,
+        0,
+    )?;
     Ok(ExitCode::SUCCESS)
 }

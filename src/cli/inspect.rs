@@ -78,7 +78,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let h = &lib.header;
     writeln!(out, "library      {}", args.lib.display())?;
-    writeln!(out, "template     {} ({})", h.template.game, h.template.name)?;
+    writeln!(
+        out,
+        "template     {} ({})",
+        h.template.game, h.template.name
+    )?;
     writeln!(out, "faces        {}", h.template.faces)?;
     let e = &h.enumeration;
     writeln!(
@@ -88,12 +92,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
     )?;
     writeln!(out, "command      {}", h.command)?;
     writeln!(out, "version      ansatz {}", h.ansatz_version)?;
-    writeln!(out, "pieces       {} of {} ({} classes)", selected.len(), lib.pieces.len(), classes.len())?;
+    writeln!(
+        out,
+        "pieces       {} of {} ({} classes)",
+        selected.len(),
+        lib.pieces.len(),
+        classes.len()
+    )?;
     let mut by_len: BTreeMap<u32, usize> = BTreeMap::new();
     let mut by_faces: BTreeMap<[u32; 3], usize> = BTreeMap::new();
     for p in &selected {
         *by_len.entry(p.length).or_default() += 1;
-        *by_faces.entry([p.counts[2], p.counts[3], p.counts[4]]).or_default() += 1;
+        *by_faces
+            .entry([p.counts[2], p.counts[3], p.counts[4]])
+            .or_default() += 1;
     }
     writeln!(out, "\nby length")?;
     for (len, n) in &by_len {
@@ -105,7 +117,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     writeln!(out, "\nby class (id, size, representative)")?;
     for c in &shown {
-        writeln!(out, "  {:>5}  {:>5}  {}", c.id, c.size, Dash(&c.representative))?;
+        writeln!(
+            out,
+            "  {:>5}  {:>5}  {}",
+            c.id,
+            c.size,
+            Dash(&c.representative)
+        )?;
     }
     if args.class.is_some() || needle.is_some() {
         writeln!(out, "\npieces (sequence, class, period)")?;

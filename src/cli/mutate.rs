@@ -86,9 +86,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
         writeln!(out, "found     {} positions that never end\n", found.len())?;
         for m in &found {
             let ops: Vec<String> = m.ops.iter().map(|o| o.to_string()).collect();
-            writeln!(out, "{}  period {}  [{}]", m.position, m.cycle.period, ops.join(", "))?;
+            writeln!(
+                out,
+                "{}  period {}  [{}]",
+                m.position,
+                m.cycle.period,
+                ops.join(", ")
+            )?;
         }
         out.flush()?;
     }
-    Ok(if found.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if found.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -39,13 +39,17 @@ pub enum CheckpointError {
     NotCheckpoint { path: PathBuf },
     #[error("{path}: checkpoint version {found} is newer than this ansatz reads")]
     Newer { path: PathBuf, found: u32 },
-    #[error("{path}: the checkpoint belongs to another run ({found}); this run is {expected}. Delete it or change --out")]
+    #[error(
+        "{path}: the checkpoint belongs to another run ({found}); this run is {expected}. Delete it or change --out"
+    )]
     Mismatch {
         path: PathBuf,
         expected: String,
         found: String,
     },
-    #[error("{path}: a checkpoint of an unfinished run exists: add --resume to finish it, or delete it to start over")]
+    #[error(
+        "{path}: a checkpoint of an unfinished run exists: add --resume to finish it, or delete it to start over"
+    )]
     Exists { path: PathBuf },
 }
 
@@ -98,7 +102,10 @@ impl Checkpoint {
 
     /// Opens the checkpoint at `path` (creating it when there is none) and returns the ranges it
     /// holds. A torn or corrupted tail is cut off.
-    pub fn resume(path: &Path, fingerprint: &str) -> Result<(Checkpoint, Vec<RangeDone>), CheckpointError> {
+    pub fn resume(
+        path: &Path,
+        fingerprint: &str,
+    ) -> Result<(Checkpoint, Vec<RangeDone>), CheckpointError> {
         if !path.exists() {
             return Ok((Checkpoint::create(path, fingerprint)?, Vec::new()));
         }
@@ -158,8 +165,8 @@ impl Checkpoint {
 
     /// Appends one finished range (one `write` call, so a crash tears at most this record).
     pub fn append(&mut self, range: &RangeDone) -> Result<(), CheckpointError> {
-        let payload =
-            bincode::serde::encode_to_vec(range, bincode::config::standard()).expect("range encodes");
+        let payload = bincode::serde::encode_to_vec(range, bincode::config::standard())
+            .expect("range encodes");
         self.file
             .write_all(&frame(&payload))
             .map_err(|source| CheckpointError::Io {
