@@ -579,3 +579,20 @@ fn mutate_finds_cycling_neighbours_once_each() {
     }
     assert!(split.len() >= a.len());
 }
+
+#[test]
+fn shipped_queen_template_has_pieces() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("templates/queen.txt");
+    let q = Template::read(&path).unwrap();
+    assert_eq!(q.name, "queen");
+    assert_eq!(q.faces, vec![1, 3, 4]);
+    let p = Params {
+        min_len: 1,
+        max_len: 14,
+        max_faces: 4,
+        max_per_kind: 4,
+        kinds: q.faces.clone(),
+    };
+    // The count the template file quotes.
+    assert_eq!(all_ranges(&Enumerator::new(&q, &p, 6).unwrap()).len(), 40);
+}
