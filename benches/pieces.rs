@@ -17,7 +17,7 @@ fn enumerate(c: &mut Criterion) {
         max_per_kind: 4,
         kinds: vec![2, 3, 4],
     };
-    let e = Enumerator::new(&t, &params, 6).unwrap();
+    let e = Enumerator::new(&t, &params, 4096).unwrap();
     let mut g = c.benchmark_group("find_pieces_len16_faces4");
     g.throughput(Throughput::Elements(e.total_candidates()));
     g.sample_size(10);

@@ -13,7 +13,7 @@ use serde_json::json;
 use super::bench::pool;
 use super::output::{BadInput, Out};
 use super::progress;
-use crate::ansatz::enumerate::{Params, auto_depth};
+use crate::ansatz::enumerate::{DEFAULT_RANGES, Params};
 use crate::ansatz::find::{FindConfig, Method, RunReport, Search, build_library};
 use crate::ansatz::template::Template;
 use crate::card::{Card, NUMBER};
@@ -73,10 +73,10 @@ pub struct Args {
     /// Worker threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
-    /// Prefix length of the ranges (threads and the checkpoint take whole ranges). Default: the
-    /// shallowest giving 4096 prefixes (6 for number + Q, K, A; 12 with --faces-as).
-    #[arg(long, value_name = "D")]
-    range_depth: Option<usize>,
+    /// About how many ranges to split the candidates into (threads and the checkpoint take
+    /// whole ranges; ranges hold similar numbers of candidates).
+    #[arg(long, default_value_t = DEFAULT_RANGES, value_name = "N")]
+    ranges: u64,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -167,13 +167,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         template: template.clone(),
         params: params.clone(),
         method,
-        depth: args.range_depth.unwrap_or_else(|| {
-            auto_depth(if matches!(method, Method::FacesAs(_)) {
-                2
-            } else {
-                1 + template.faces.len()
-            })
-        }),
+        ranges: args.ranges,
     };
     let fingerprint = config.fingerprint();
     let search = Search::new(config).map_err(|e| BadInput(e.to_string()))?;
