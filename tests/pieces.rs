@@ -1,10 +1,22 @@
 //! Pieces: the prefix-sharing enumeration against the naive checker, templates, classes, the
 //! library format, checkpoints and resume, mutate, and the commands' exit codes.
 
-use ansatz::ansatz::enumerate::{Enumerator, Params, count_completions, naive_pieces};
+use std::path::{Path, PathBuf};
+
+use proptest::prelude::*;
+
+use ansatz::ansatz::enumerate::{Enumerator, Params, naive_pieces};
+use ansatz::ansatz::find::{FindConfig, Method, Search, face_assignments};
+use ansatz::ansatz::mutate::{MutateConfig, mutate};
+use ansatz::ansatz::piece::classes;
 use ansatz::ansatz::template::Template;
 use ansatz::card::Card;
+use ansatz::engine::{self, cycle, fast::Small, reference};
+use ansatz::library::{self, LibraryError};
 use ansatz::notation::{Notation, parse_hand};
+use ansatz::position::Position;
+
+use super::common::{ansatz as run, stdout};
 
 fn cards(s: &str) -> Vec<Card> {
     parse_hand(s, Notation::Dash).unwrap()
@@ -26,18 +38,561 @@ fn all_ranges(e: &Enumerator) -> Vec<Vec<Card>> {
     v
 }
 
+/// A fresh scratch directory under the target directory.
+fn scratch(name: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("pieces-{name}"));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
 #[test]
 fn prefix_sharing_equals_naive_len_10_faces_3() {
     let t = Template::jack();
     let p = params(0, 10, 3);
     let mut naive = naive_pieces(&t, &p);
     naive.sort();
-    for depth in [0, 3, 6, 11] {
+    for depth in [1, 7, 300, 1_000_000] {
         let e = Enumerator::new(&t, &p, depth).unwrap();
         assert_eq!(all_ranges(&e), naive, "depth {depth}");
+        let mut per_range: Vec<Vec<Card>> =
+            (0..e.ranges()).flat_map(|i| e.run_range_naive(i)).collect();
+        per_range.sort();
+        assert_eq!(per_range, naive, "naive ranges, depth {depth}");
     }
-    assert!(!naive.is_empty());
     // Source: arXiv:2403.13855 (2024), Appendix C: `--` and `--Q-Q` are pieces of the jack template.
     assert!(naive.contains(&cards("--")));
     assert!(naive.contains(&cards("--Q-Q")));
+}
+
+#[test]
+fn prefix_sharing_equals_naive_with_tight_kind_limits() {
+    let t = Template::jack();
+    let p = Params {
+        min_len: 3,
+        max_len: 12,
+        max_faces: 4,
+        max_per_kind: 2,
+        kinds: vec![2, 3, 4],
+    };
+    let mut naive = naive_pieces(&t, &p);
+    naive.sort();
+    assert_eq!(all_ranges(&Enumerator::new(&t, &p, 4).unwrap()), naive);
+    assert!(naive.iter().all(|s| s.len() >= 3));
+}
+
+#[test]
+fn candidate_counts_match_brute_force() {
+    fn brute(p: &Params, path: &mut Vec<Card>, n: &mut u64) {
+        if path.len() >= p.min_len {
+            *n += 1;
+        }
+        if path.len() == p.max_len {
+            return;
+        }
+        for c in [0, 2, 3, 4] {
+            let faces = path.iter().filter(|&&x| x != 0).count();
+            let same = path.iter().filter(|&&x| x == c).count();
+            if c != 0 && (faces >= p.max_faces || same >= p.max_per_kind) {
+                continue;
+            }
+            path.push(c);
+            brute(p, path, n);
+            path.pop();
+        }
+    }
+    let t = Template::jack();
+    for p in [
+        params(0, 9, 3),
+        params(2, 11, 6),
+        Params {
+            max_per_kind: 1,
+            ..params(1, 8, 3)
+        },
+    ] {
+        let mut n = 0;
+        brute(&p, &mut Vec::new(), &mut n);
+        for depth in [1, 2, 50, 100_000] {
+            assert_eq!(
+                Enumerator::new(&t, &p, depth).unwrap().total_candidates(),
+                n,
+                "{p:?} depth {depth}"
+            );
+        }
+    }
+    // The figure: lengths up to 24 with at most 5 faces is 47 M candidates.
+    let e = Enumerator::new(&t, &params(1, 24, 5), 6).unwrap();
+    assert_eq!(e.total_candidates(), 47_170_704);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    /// The lazy game of the enumeration agrees with the fast and the reference engines.
+    #[test]
+    fn lazy_verdict_equals_engines(test in prop::collection::vec(prop::sample::select(vec![0u8, 0, 0, 2, 3, 4]), 0..34)) {
+        let t = Template::jack();
+        let e = Enumerator::new(&t, &params(0, 40, 40), 0).unwrap();
+        let pos = t.fill(&test);
+        let fast = !cycle::terminates(&Small::from_position(&pos));
+        prop_assert_eq!(e.is_piece(&test), fast);
+        prop_assert_eq!(reference::play(&pos).is_cycle(), fast);
+    }
+
+    /// A library survives a write and a read.
+    #[test]
+    fn library_round_trips(seqs in prop::collection::vec(prop::collection::vec(0u8..5, 0..30), 0..20)) {
+        let t = Template::jack();
+        let (lib, _) = ansatz::ansatz::find::build_library(&t, enumeration("exact"), seqs, "ansatz test".into());
+        let bytes = library::encode(&lib);
+        prop_assert_eq!(library::decode(&bytes, Path::new("x")).unwrap(), lib);
+    }
+}
+
+fn enumeration(method: &str) -> library::Enumeration {
+    library::Enumeration {
+        method: method.into(),
+        min_len: 0,
+        max_len: 30,
+        max_faces: 5,
+        max_per_kind: 4,
+        candidates: 7,
+    }
+}
+
+#[test]
+fn paper_pieces_within_limits_are_found() {
+    // Source: arXiv:2403.13855 (2024), Appendix C (shared/data/pieces-2024.txt).
+    let t = Template::jack();
+    let p = params(1, 15, 4);
+    let found = all_ranges(&Enumerator::new(&t, &p, 6).unwrap());
+    let mut checked = 0;
+    for line in super::common::data_lines("pieces-2024.txt") {
+        let seq = cards(&line);
+        let faces = seq.iter().filter(|&&c| c != 0).count();
+        let most = (2..5)
+            .map(|k| seq.iter().filter(|&&c| c == k).count())
+            .max()
+            .unwrap();
+        if seq.len() <= 15 && faces <= 4 && most <= 4 {
+            assert!(found.binary_search(&seq).is_ok(), "{line} not found");
+            checked += 1;
+        }
+    }
+    // Includes the two pieces the single-kind heuristic misses (shared/spec/ansatz.md).
+    assert!(checked >= 10, "{checked}");
+    assert!(found.binary_search(&cards("--K---A----AA")).is_ok());
+    assert!(found.binary_search(&cards("--------A-KAA")).is_ok());
+}
+
+#[test]
+fn faces_as_is_a_subset_of_exact() {
+    let t = Template::jack();
+    let p = params(1, 13, 4);
+    let exact = all_ranges(&Enumerator::new(&t, &p, 5).unwrap());
+    let search = Search::new(FindConfig {
+        template: t.clone(),
+        params: p.clone(),
+        method: Method::FacesAs(3),
+        ranges: 100,
+    })
+    .unwrap();
+    let mut heur: Vec<Vec<Card>> = (0..search.ranges())
+        .flat_map(|i| search.run_range(i).pieces)
+        .collect();
+    heur.sort();
+    assert!(!heur.is_empty());
+    assert!(heur.iter().all(|h| exact.binary_search(h).is_ok()));
+    // Source: shared/spec/ansatz.md ("What our own exploratory runs taught us").
+    assert!(heur.binary_search(&cards("--K---A----AA")).is_err());
+    assert_eq!(face_assignments(&cards("-K-K"), &p).len(), 9);
+}
+
+#[test]
+fn jack_template_and_other_face_templates() {
+    let t = Template::jack();
+    assert_eq!(t.display(), "--J--K---A----AAJ{TEST}J-/J- (1)");
+    assert_eq!(
+        t.fill(&cards("--")).to_string(),
+        "--J--K---A----AAJ--J-/J- (1)"
+    );
+    let q = Template::parse(
+        "name = queen\nposition = --Q{FILTER}Q{TEST}Q-/Q- (1)\nfilter = --K\nfaces = JKA\n",
+        "queen.txt",
+    )
+    .unwrap();
+    assert_eq!(q.display(), "--Q--KQ{TEST}Q-/Q- (1)");
+    assert_eq!(q.alphabet(), vec![0, 1, 3, 4]);
+    let p = Params {
+        min_len: 0,
+        max_len: 9,
+        max_faces: 3,
+        max_per_kind: 4,
+        kinds: q.faces.clone(),
+    };
+    let mut naive = naive_pieces(&q, &p);
+    naive.sort();
+    assert_eq!(all_ranges(&Enumerator::new(&q, &p, 3).unwrap()), naive);
+    // TEST in player 2's hand, player 2 to move.
+    let two = Template::parse("position = J-/-{TEST}J- (2)", "two.txt").unwrap();
+    assert_eq!(two.fill(&cards("QA")).to_string(), "J-/-QAJ- (2)");
+    let mut naive = naive_pieces(&two, &params(0, 9, 3));
+    naive.sort();
+    assert_eq!(
+        all_ranges(&Enumerator::new(&two, &params(0, 9, 3), 2).unwrap()),
+        naive
+    );
+}
+
+#[test]
+fn malformed_templates_name_line_and_reason() {
+    let cases = [
+        ("position = --J{TEST}/J-\nfoo = 1\n", 2, "unknown key"),
+        ("name = x\n", 0, "no `position"),
+        ("position = --J/J- (1)\n", 1, "exactly one {TEST}"),
+        ("position = {TEST}{TEST}/J-\n", 1, "exactly one {TEST}"),
+        ("position = --J{FILTER}{TEST}/J-\n", 1, "no `filter"),
+        (
+            "position = --J{TEST}/J-\nfilter = --\n",
+            2,
+            "no {FILTER} slot",
+        ),
+        ("position = --X{TEST}/J-\n", 1, "bad position"),
+        (
+            "\n\nposition = --J{TEST}/J-\nfaces = QZ\n",
+            4,
+            "unknown face kind",
+        ),
+        (
+            "position = --J{TEST}/J-\nthis line has no equals\n",
+            2,
+            "key = value",
+        ),
+        ("position = --J{TEST}/J-/J-\n", 1, "bad position"),
+    ];
+    for (text, line, reason) in cases {
+        let e = Template::parse(text, "t.txt").unwrap_err();
+        assert_eq!(e.line, line, "{text:?}: {e}");
+        assert!(e.to_string().contains(reason), "{text:?}: {e}");
+    }
+}
+
+#[test]
+fn classes_follow_chains_of_single_operations() {
+    let set: Vec<Vec<Card>> = ["AAAA", "-Q-", "---", "--", "-Q-Q", "K"]
+        .iter()
+        .map(|s| cards(s))
+        .collect();
+    let c = classes(&set, &[0, 2, 3, 4]);
+    // `--` - `---` (add) - `-Q-` (swap) - `-Q-Q` (add); `K` - ... no neighbour; `AAAA` alone.
+    assert_eq!(c[3], c[2]);
+    assert_eq!(c[2], c[1]);
+    assert_eq!(c[1], c[4]);
+    assert_ne!(c[0], c[3]);
+    assert_ne!(c[5], c[3]);
+    // Ids follow the representatives: `K` (length 1) is class 0, `--` class 1, `AAAA` class 2.
+    assert_eq!((c[5], c[3], c[0]), (0, 1, 2));
+}
+
+#[test]
+fn library_rejects_foreign_newer_truncated_and_corrupt_files() {
+    let t = Template::jack();
+    let (lib, _) = ansatz::ansatz::find::build_library(
+        &t,
+        enumeration("exact"),
+        vec![cards("--"), cards("--Q-Q")],
+        "ansatz test".into(),
+    );
+    let bytes = library::encode(&lib);
+    let p = Path::new("x.bin");
+    assert!(matches!(
+        library::decode(b"hello world, not a library", p),
+        Err(LibraryError::NotLibrary { .. })
+    ));
+    let mut newer = bytes.clone();
+    newer[8..12].copy_from_slice(&99u32.to_le_bytes());
+    let e = library::decode(&newer, p).unwrap_err();
+    assert!(matches!(e, LibraryError::Newer { found: 99, .. }), "{e}");
+    for cut in 1..bytes.len() {
+        let e = library::decode(&bytes[..cut], p).unwrap_err();
+        assert!(
+            matches!(e, LibraryError::Truncated { .. }),
+            "cut at {cut}: {e}"
+        );
+    }
+    for at in 12..bytes.len() {
+        let mut bad = bytes.clone();
+        bad[at] ^= 0x40;
+        assert!(library::decode(&bad, p).is_err(), "flip at {at}");
+    }
+}
+
+#[test]
+fn find_pieces_resume_after_interruption_gives_the_same_library() {
+    let dir = scratch("resume");
+    let out = dir.join("lib.bin");
+    let args = [
+        "find-pieces",
+        "--max-len",
+        "14",
+        "--max-faces",
+        "4",
+        "--ranges",
+        "300",
+        "--quiet",
+        "--out",
+        s(&out),
+    ];
+    let o = run(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let whole = std::fs::read(&out).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    let ck = dir.join("lib.bin.checkpoint");
+    let mut a = args.to_vec();
+    a.extend(["--stop-after-ranges", "7", "--threads", "1"]);
+    assert!(run(&a).status.success());
+    assert!(ck.exists() && !out.exists());
+    // A torn last record, as a kill -9 in the middle of a write leaves it.
+    let mut raw = std::fs::read(&ck).unwrap();
+    raw.extend_from_slice(&[40, 0, 0, 0, 1, 2, 3]);
+    std::fs::write(&ck, raw).unwrap();
+    // Without --resume the unfinished run is not thrown away.
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--resume"));
+    // Interrupt once more, then finish.
+    let mut a = args.to_vec();
+    a.extend(["--resume", "--stop-after-ranges", "5"]);
+    assert!(run(&a).status.success());
+    let mut a = args.to_vec();
+    a.push("--resume");
+    let o = run(&a);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read(&out).unwrap(), whole);
+    assert!(!ck.exists());
+    // A checkpoint of other parameters is refused.
+    let mut a = args.to_vec();
+    a.extend(["--stop-after-ranges", "1"]);
+    assert!(run(&a).status.success());
+    let o = run(&[
+        "find-pieces",
+        "--max-len",
+        "13",
+        "--max-faces",
+        "4",
+        "--quiet",
+        "--resume",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("another run"));
+}
+
+#[test]
+fn find_pieces_json_and_inspect() {
+    let dir = scratch("json");
+    let out = dir.join("lib.bin");
+    let o = run(&[
+        "find-pieces",
+        "--max-len",
+        "13",
+        "--max-faces",
+        "3",
+        "--json",
+        "--out",
+        s(&out),
+        "--threads",
+        "2",
+    ]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    for key in [
+        "candidates",
+        "pieces",
+        "classes",
+        "seconds",
+        "candidates_per_second",
+    ] {
+        assert!(!v[key].is_null(), "{key}");
+    }
+    let o1 = run(&[
+        "find-pieces",
+        "--max-len",
+        "13",
+        "--max-faces",
+        "3",
+        "--json",
+        "--out",
+        s(&dir.join("one.bin")),
+        "--threads",
+        "1",
+    ]);
+    let v1: serde_json::Value = serde_json::from_str(&stdout(&o1)).unwrap();
+    assert_eq!(v["pieces"], v1["pieces"]);
+    let lib = library::read(&out).unwrap();
+    assert_eq!(
+        lib.pieces,
+        library::read(&dir.join("one.bin")).unwrap().pieces
+    );
+    assert_eq!(lib.pieces.len() as u64, v["pieces"].as_u64().unwrap());
+    assert_eq!(lib.header.template.game, "--J--K---A----AAJ{TEST}J-/J- (1)");
+    let o = run(&["inspect", s(&out), "--json"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let p0 = &v["pieces"][0];
+    for key in ["sequence", "class", "length", "faces", "numbers", "period"] {
+        assert!(!p0[key].is_null(), "{key}");
+    }
+    assert_eq!(p0["sequence"], "--");
+    assert_eq!(v["classes"][0]["representative"], "--");
+    let o = run(&["inspect", s(&out), "--contains", "Q-Q", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(
+        v["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["sequence"].as_str().unwrap().contains("Q-Q"))
+    );
+    let o = run(&["inspect", s(&out)]);
+    let text = stdout(&o);
+    assert!(
+        text.contains("by length") && text.contains("by class"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_input_exits_2() {
+    let dir = scratch("bad");
+    let junk = dir.join("junk.bin");
+    std::fs::write(&junk, b"this is not a library at all").unwrap();
+    let tpl = dir.join("bad.txt");
+    std::fs::write(&tpl, "position = --J/J-\n").unwrap();
+    let lib = dir.join("ok.bin");
+    assert!(
+        run(&["find-pieces", "--max-len", "6", "--quiet", "--out", s(&lib)])
+            .status
+            .success()
+    );
+    let bytes = std::fs::read(&lib).unwrap();
+    let (a, b, c, d) = (
+        dir.join("a.bin"),
+        dir.join("b.bin"),
+        dir.join("c.bin"),
+        dir.join("d.bin"),
+    );
+    let cut = dir.join("cut.bin");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["inspect", s(&junk)], "not an ansatz piece library"),
+        (vec!["inspect", s(&cut)], "truncated"),
+        (vec!["inspect", "/nonexistent/x.bin"], "cannot read"),
+        (
+            vec!["find-pieces", "--template", s(&tpl), "--out", s(&a)],
+            "line 1",
+        ),
+        (
+            vec![
+                "find-pieces",
+                "--min-len",
+                "5",
+                "--max-len",
+                "3",
+                "--out",
+                s(&b),
+            ],
+            "--min-len",
+        ),
+        (
+            vec!["find-pieces", "--faces-as", "X", "--out", s(&c)],
+            "--faces-as",
+        ),
+        (vec!["find-pieces", "--max-len", "60", "--out", s(&d)], "64"),
+        (vec!["mutate", "--X/J-"], "bad position"),
+    ];
+    for (args, needle) in cases {
+        let o = run(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn paper_library_is_shipped_and_reads() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("pieces/paper-2024.bin");
+    let lib = library::read(&path).unwrap();
+    // Source: arXiv:2403.13855 (2024), Appendix C: 26 representatives.
+    assert_eq!(lib.pieces.len(), 26);
+    assert_eq!(lib.header.template.game, Template::jack().display());
+    assert!(lib.pieces.iter().all(|p| p.period > 0));
+}
+
+#[test]
+fn mutate_finds_cycling_neighbours_once_each() {
+    // Source: arXiv:2403.13855 (2024), §3: the assembled deck of the 2024 cycle.
+    let start = Position::parse(
+        "--K---A----AAJ--J--------K---------Q-Q-K---Q-KAQJ-/J- (1)",
+        Notation::Dash,
+    )
+    .unwrap();
+    let cfg = MutateConfig {
+        ops: 1,
+        split_points: false,
+    };
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let two = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let a = one.install(|| mutate(&start, &cfg, &|_| {}));
+    let b = two.install(|| mutate(&start, &cfg, &|_| {}));
+    assert_eq!(a, b);
+    assert!(!a.is_empty());
+    let mut seen = std::collections::HashSet::new();
+    for m in &a {
+        assert!(seen.insert(m.position.clone()));
+        assert_eq!(m.ops.len(), 1);
+        assert!(engine::play(&m.position).is_cycle());
+        assert_ne!(m.position, start);
+    }
+    // The split-point search contains every plain result.
+    let split = mutate(
+        &start,
+        &MutateConfig {
+            ops: 1,
+            split_points: true,
+        },
+        &|_| {},
+    );
+    for m in &a {
+        assert!(split.iter().any(|x| x.position == m.position));
+    }
+    assert!(split.len() >= a.len());
+}
+
+#[test]
+fn shipped_queen_template_has_pieces() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("templates/queen.txt");
+    let q = Template::read(&path).unwrap();
+    assert_eq!(q.name, "queen");
+    assert_eq!(q.faces, vec![1, 3, 4]);
+    let p = Params {
+        min_len: 1,
+        max_len: 14,
+        max_faces: 4,
+        max_per_kind: 4,
+        kinds: q.faces.clone(),
+    };
+    // The count the template file quotes.
+    assert_eq!(all_ranges(&Enumerator::new(&q, &p, 6).unwrap()).len(), 40);
 }

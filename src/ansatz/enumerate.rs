@@ -195,26 +195,39 @@ impl Game {
 
 /// The candidate space of one template, split into ranges.
 ///
-/// Ranges are TEST prefixes: range 0 holds every candidate shorter than `depth`; range `i >= 1` the
-/// candidates that start with the `i`-th valid prefix of exactly `depth` cards (in the order of the
-/// alphabet: number, then the faces by penalty). The split is deterministic, so a checkpoint can
-/// name finished ranges by index.
+/// A range is a TEST prefix with length bounds: the candidates that start with the prefix and
+/// whose length is in `lo..=hi`. The split is adaptive and deterministic: starting from the empty
+/// prefix, a prefix whose subtree holds more than `total / wanted` candidates is split into itself
+/// (a one-candidate range, when long enough) and one subtree per next card, in alphabet order
+/// (number, then the faces by penalty). Ranges thus hold similar numbers of candidates, however
+/// lopsided the tree (the all-number prefixes hold most of it), and a checkpoint can name finished
+/// ranges by index.
 pub struct Enumerator {
     template: Template,
     params: Params,
     alphabet: Vec<Card>,
-    depth: usize,
-    prefixes: Vec<Vec<Card>>,
+    ranges: Vec<Range>,
     th: usize,
     root: Game,
     root_stop: Stop,
 }
 
-/// Default prefix depth of the ranges: a few thousand ranges for 4 kinds.
-pub const DEFAULT_DEPTH: usize = 6;
+/// One range: the candidates that start with `prefix`, with a length in `lo..=hi`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Range {
+    pub prefix: Vec<Card>,
+    pub lo: usize,
+    pub hi: usize,
+    pub candidates: u64,
+}
+
+/// The default number of ranges asked for: enough for threads to balance and for a `kill -9`
+/// to lose little, few enough that the checkpoint stays small.
+pub const DEFAULT_RANGES: u64 = 4096;
 
 impl Enumerator {
-    pub fn new(template: &Template, params: &Params, depth: usize) -> Result<Enumerator, TooLarge> {
+    /// `wanted`: about how many ranges to split the space into (at least 1).
+    pub fn new(template: &Template, params: &Params, wanted: u64) -> Result<Enumerator, TooLarge> {
         let total = template.fixed_cards() + params.max_len;
         if total > 64 {
             return Err(TooLarge(total));
@@ -240,37 +253,64 @@ impl Enumerator {
         let alphabet: Vec<Card> = std::iter::once(NUMBER)
             .chain(params.kinds.iter().copied())
             .collect();
-        let depth = depth.min(params.max_len + 1);
         let mut e = Enumerator {
             template: template.clone(),
             params: params.clone(),
             alphabet,
-            depth,
-            prefixes: Vec::new(),
+            ranges: Vec::new(),
             th,
             root,
             root_stop,
         };
-        let mut path = Vec::new();
-        e.collect_prefixes(&mut path, &mut [0; KINDS], 0);
+        let all = count_completions(params, 0, &[0; KINDS], params.min_len, params.max_len);
+        let target = (all / wanted.max(1)).max(1);
+        let mut ranges = Vec::new();
+        e.split(&mut Vec::new(), &mut [0; KINDS], 0, target, &mut ranges);
+        e.ranges = ranges;
         Ok(e)
     }
 
-    fn collect_prefixes(&mut self, path: &mut Vec<Card>, count: &mut [u8; KINDS], faces: usize) {
-        if path.len() == self.depth {
-            self.prefixes.push(path.clone());
+    fn split(
+        &self,
+        prefix: &mut Vec<Card>,
+        count: &mut [u8; KINDS],
+        faces: usize,
+        target: u64,
+        out: &mut Vec<Range>,
+    ) {
+        let (len, max) = (prefix.len(), self.params.max_len);
+        let lo = self.params.min_len.max(len);
+        let n = count_completions(&self.params, len, count, lo, max);
+        if n == 0 {
             return;
+        }
+        if n <= target || len == max {
+            out.push(Range {
+                prefix: prefix.clone(),
+                lo,
+                hi: max,
+                candidates: n,
+            });
+            return;
+        }
+        if len >= self.params.min_len {
+            out.push(Range {
+                prefix: prefix.clone(),
+                lo: len,
+                hi: len,
+                candidates: 1,
+            });
         }
         for i in 0..self.alphabet.len() {
             let c = self.alphabet[i];
             if !self.allowed(c, faces, count) {
                 continue;
             }
-            path.push(c);
+            prefix.push(c);
             count[c as usize] += 1;
-            self.collect_prefixes(path, count, faces + usize::from(c != NUMBER));
+            self.split(prefix, count, faces + usize::from(c != NUMBER), target, out);
             count[c as usize] -= 1;
-            path.pop();
+            prefix.pop();
         }
     }
 
@@ -289,37 +329,27 @@ impl Enumerator {
         &self.template
     }
 
-    /// Number of ranges (the short range plus one per prefix).
+    /// Number of ranges.
     pub fn ranges(&self) -> usize {
-        1 + self.prefixes.len()
+        self.ranges.len()
     }
 
-    /// The prefix of range `i` (empty for the short range 0).
-    pub fn prefix(&self, i: usize) -> &[Card] {
-        if i == 0 { &[] } else { &self.prefixes[i - 1] }
+    /// Range `i`.
+    pub fn range(&self, i: usize) -> &Range {
+        &self.ranges[i]
     }
 
-    /// Length bounds of the candidates of range `i`.
     fn bounds(&self, i: usize) -> (usize, usize) {
-        if i == 0 {
-            (
-                self.params.min_len,
-                self.params.max_len.min(self.depth.saturating_sub(1)),
-            )
-        } else {
-            (self.params.min_len.max(self.depth), self.params.max_len)
-        }
+        (self.ranges[i].lo, self.ranges[i].hi)
+    }
+
+    fn prefix(&self, i: usize) -> &[Card] {
+        &self.ranges[i].prefix
     }
 
     /// How many candidates range `i` holds (counted, not visited).
     pub fn range_candidates(&self, i: usize) -> u64 {
-        let (lo, hi) = self.bounds(i);
-        let prefix = self.prefix(i);
-        let mut count = [0u8; KINDS];
-        for &c in prefix {
-            count[c as usize] += 1;
-        }
-        count_completions(&self.params, prefix.len(), &count, lo, hi)
+        self.ranges[i].candidates
     }
 
     /// Every candidate, counted.

@@ -44,8 +44,8 @@ pub struct FindConfig {
     pub template: Template,
     pub params: Params,
     pub method: Method,
-    /// Prefix depth of the ranges ([`super::enumerate::DEFAULT_DEPTH`]).
-    pub depth: usize,
+    /// About how many ranges to split the candidates into ([`super::enumerate::DEFAULT_RANGES`]).
+    pub ranges: u64,
 }
 
 impl FindConfig {
@@ -53,7 +53,7 @@ impl FindConfig {
     pub fn fingerprint(&self) -> String {
         let p = &self.params;
         format!(
-            "template {} filter {} faces {:?}; len {}..={}, faces <= {}, <= {} per kind; {}; depth {}",
+            "template {} filter {} faces {:?}; len {}..={}, faces <= {}, <= {} per kind; {}; {} ranges",
             self.template.display(),
             crate::notation::Dash(&self.template.filter),
             p.kinds,
@@ -62,7 +62,7 @@ impl FindConfig {
             p.max_faces,
             p.max_per_kind,
             self.method.name(),
-            self.depth
+            self.ranges
         )
     }
 }
@@ -80,7 +80,7 @@ impl Search {
             params.kinds = vec![k];
             params.max_per_kind = params.max_faces;
         }
-        let enumerator = Enumerator::new(&config.template, &params, config.depth)?;
+        let enumerator = Enumerator::new(&config.template, &params, config.ranges)?;
         Ok(Search { config, enumerator })
     }
 

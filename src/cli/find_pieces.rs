@@ -13,7 +13,7 @@ use serde_json::json;
 use super::bench::pool;
 use super::output::{BadInput, Out};
 use super::progress;
-use crate::ansatz::enumerate::{DEFAULT_DEPTH, Params};
+use crate::ansatz::enumerate::{DEFAULT_RANGES, Params};
 use crate::ansatz::find::{FindConfig, Method, RunReport, Search, build_library};
 use crate::ansatz::template::Template;
 use crate::card::{Card, NUMBER};
@@ -73,9 +73,10 @@ pub struct Args {
     /// Worker threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
-    /// Prefix length of the ranges (threads and the checkpoint take whole ranges).
-    #[arg(long, default_value_t = DEFAULT_DEPTH, value_name = "D")]
-    range_depth: usize,
+    /// About how many ranges to split the candidates into (threads and the checkpoint take
+    /// whole ranges; ranges hold similar numbers of candidates).
+    #[arg(long, default_value_t = DEFAULT_RANGES, value_name = "N")]
+    ranges: u64,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -166,7 +167,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         template: template.clone(),
         params: params.clone(),
         method,
-        depth: args.range_depth,
+        ranges: args.ranges,
     };
     let fingerprint = config.fingerprint();
     let search = Search::new(config).map_err(|e| BadInput(e.to_string()))?;

@@ -1,5 +1,4 @@
-//! Checkpoints of long runs: an append-only log of finished units of work (by default the finished
-//! ranges of a piece enumeration and their pieces; any serde record type for other commands).
+//! Checkpoints of long enumerations: an append-only log of finished ranges and their pieces.
 //!
 //! Layout: magic `ANSZCKPT`, version (u32 LE), then framed records: length (u32 LE), FNV-1a 64 of
 //! the payload (u64 LE), payload (bincode 2). The first record is the run's fingerprint (template
@@ -9,6 +8,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
+use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
@@ -55,11 +55,12 @@ pub enum CheckpointError {
     Exists { path: PathBuf },
 }
 
-/// An open checkpoint, appending finished units of type `T`.
+/// An open checkpoint, appending finished units of type `T` (by default the ranges of a piece
+/// enumeration; other commands log their own record types in the same framing).
 pub struct Checkpoint<T = RangeDone> {
     path: PathBuf,
     file: File,
-    records: std::marker::PhantomData<fn(T) -> T>,
+    records: PhantomData<fn(T) -> T>,
 }
 
 fn frame(payload: &[u8]) -> Vec<u8> {
@@ -100,7 +101,7 @@ impl<T: Serialize + DeserializeOwned> Checkpoint<T> {
         Ok(Checkpoint {
             path: path.to_path_buf(),
             file,
-            records: std::marker::PhantomData,
+            records: PhantomData,
         })
     }
 
@@ -145,9 +146,10 @@ impl<T: Serialize + DeserializeOwned> Checkpoint<T> {
         let mut at = 12 + 12 + fp.len();
         let mut done = Vec::new();
         while let Some(payload) = next_frame(&bytes, at) {
-            let Ok((r, _)) =
-                bincode::serde::decode_from_slice::<T, _>(payload, bincode::config::standard())
-            else {
+            let Ok((r, _)) = bincode::serde::decode_from_slice::<T, _>(
+                payload,
+                bincode::config::standard(),
+            ) else {
                 break;
             };
             done.push(r);
@@ -161,7 +163,7 @@ impl<T: Serialize + DeserializeOwned> Checkpoint<T> {
             Checkpoint {
                 path: path.to_path_buf(),
                 file,
-                records: std::marker::PhantomData,
+                records: PhantomData,
             },
             done,
         ))

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | 8 | magic `ANSZPLIB` |
 //! | 4 | format version ([`VERSION`]) |
+//! | 8 | length of the whole file (tells a cut file from a changed one) |
 //! | 8 | length H of the header |
 //! | H | the [`Header`], bincode 2 (standard configuration) |
 //! | 8 | number N of piece records |
@@ -177,12 +178,15 @@ pub fn encode(lib: &Library) -> Vec<u8> {
     let mut out = Vec::with_capacity(64 + header.len() + lib.pieces.len() * 40);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&[0; 8]); // The file length, filled in below.
     out.extend_from_slice(&(header.len() as u64).to_le_bytes());
     out.extend_from_slice(&header);
     out.extend_from_slice(&(lib.pieces.len() as u64).to_le_bytes());
     for p in &lib.pieces {
         bincode::serde::encode_into_std_write(p, &mut out, config()).expect("record encodes");
     }
+    let total = out.len() as u64 + 8;
+    out[12..20].copy_from_slice(&total.to_le_bytes());
     let sum = fnv1a(&out);
     out.extend_from_slice(&sum.to_le_bytes());
     out
@@ -220,28 +224,39 @@ pub fn decode(bytes: &[u8], path: &Path) -> Result<Library, LibraryError> {
     if version == 0 {
         return Err(corrupt("format version 0".into()));
     }
-    if bytes.len() < 12 + 8 + 8 + 8 {
-        return Err(truncated("ends inside the header"));
+    if bytes.len() < 20 {
+        return Err(truncated("ends inside the file length"));
+    }
+    let declared = u64::from_le_bytes(bytes[12..20].try_into().unwrap());
+    if (bytes.len() as u64) < declared {
+        return Err(truncated(&format!("{} of {declared} bytes", bytes.len())));
+    }
+    if bytes.len() as u64 > declared {
+        return Err(corrupt(format!(
+            "{} bytes, but the file says {declared}",
+            bytes.len()
+        )));
+    }
+    if bytes.len() < 20 + 8 + 8 + 8 {
+        return Err(corrupt("too short for a header".into()));
     }
     let (body, sum) = bytes.split_at(bytes.len() - 8);
-    let header_len = u64::from_le_bytes(body[12..20].try_into().unwrap());
-    if header_len > (body.len() - 20) as u64 {
-        return Err(truncated("ends inside the header"));
-    }
     if fnv1a(body) != u64::from_le_bytes(sum.try_into().unwrap()) {
-        return Err(corrupt(
-            "checksum mismatch: the file was cut short or changed".into(),
-        ));
+        return Err(corrupt("checksum mismatch: the file was changed".into()));
     }
-    let h_end = 20 + header_len as usize;
+    let header_len = u64::from_le_bytes(body[20..28].try_into().unwrap());
+    if header_len > (body.len() - 28) as u64 {
+        return Err(corrupt("header length out of range".into()));
+    }
+    let h_end = 28 + header_len as usize;
     let (header, used): (Header, usize) =
-        bincode::serde::decode_from_slice(&body[20..h_end], config())
+        bincode::serde::decode_from_slice(&body[28..h_end], config())
             .map_err(|e| corrupt(format!("bad header: {e}")))?;
     if used != header_len as usize {
         return Err(corrupt("header length mismatch".into()));
     }
     if body.len() < h_end + 8 {
-        return Err(truncated("ends before the piece count"));
+        return Err(corrupt("no room for the piece count".into()));
     }
     let count = u64::from_le_bytes(body[h_end..h_end + 8].try_into().unwrap());
     let mut rest = &body[h_end + 8..];
