@@ -176,3 +176,37 @@ fn members_mode_rebuilds_the_16_published_games() {
         assert!(decks.contains(&h1), "{h1} is assembled and never ends");
     }
 }
+
+// Source: arXiv:2403.13855 (2024), §6: `--K---A----AA` is the piece that makes balance possible;
+// requiring it finds the same balanced cycles as the full run over the published pieces.
+#[test]
+fn require_keeps_a_piece_in_every_deck() {
+    let dir = tmp("require");
+    let v = run_json(&[
+        "assemble",
+        "--require=--K---A----AA",
+        "--balance",
+        "--json",
+        "--out",
+        &dir,
+    ]);
+    let full = run_json(&["assemble", "--balance", "--json", "--out", &dir]);
+    let ids = |v: &Value| {
+        let mut ids: Vec<String> = v["cycles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["cycle_id"].as_str().unwrap().to_string())
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(ids(&v), ids(&full));
+    assert!(v["decks_tested"].as_u64().unwrap() < full["decks_tested"].as_u64().unwrap());
+    let o = ansatz(&["assemble", "--require=--KKKKKA", "--out", &dir]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "a required piece that does not fit the deck"
+    );
+}

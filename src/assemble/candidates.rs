@@ -123,28 +123,48 @@ pub fn next_permutation(v: &mut [Card]) -> bool {
     true
 }
 
-/// Fills the deck for `tuple` with the face kinds `assignment` (in slot order) into `hand1`
-/// (cleared first); the other hand is the frame's.
+/// Fills player 1's hand for `tuple` with the face kinds `assignment` (in slot order) into `hand1`
+/// (cleared first). `placed` puts a fixed piece at a position among the tuple's pieces; the result
+/// is false when a piece before it is that same piece (the deck then belongs to an earlier
+/// placement).
 pub fn build_hand1(
     frame: &Frame,
     patterns: &[Pattern],
     tuple: &[u32],
     assignment: &[Card],
+    placed: Option<(usize, &[Card])>,
     hand1: &mut Vec<Card>,
-) {
+) -> bool {
     hand1.clear();
     let mut next_face = assignment.iter();
-    for &pi in tuple {
-        for &is_face in &patterns[pi as usize] {
-            hand1.push(if is_face {
-                *next_face.next().expect("assignment covers every face slot")
-            } else {
-                NUMBER
-            });
+    let pieces = tuple.len() + usize::from(placed.is_some());
+    let mut next_pattern = tuple.iter();
+    let mut fresh = true;
+    for i in 0..pieces {
+        let start = hand1.len();
+        match placed {
+            Some((at, fixed)) if at == i => hand1.extend_from_slice(fixed),
+            _ => {
+                let pi = *next_pattern.next().expect("one pattern per free position");
+                for &is_face in &patterns[pi as usize] {
+                    hand1.push(if is_face {
+                        *next_face.next().expect("assignment covers every face slot")
+                    } else {
+                        NUMBER
+                    });
+                }
+                if let Some((at, fixed)) = placed
+                    && i < at
+                    && hand1[start..] == *fixed
+                {
+                    fresh = false;
+                }
+            }
         }
         hand1.push(frame.separator);
     }
     hand1.extend_from_slice(&frame.tail);
+    fresh
 }
 
 #[cfg(test)]

@@ -57,8 +57,9 @@ pub enum Faces {
 /// One unit of work.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Unit {
-    /// `Faces::Assign`: one ordered tuple of pattern indices, with every face assignment.
-    Tuple(Vec<u32>),
+    /// `Faces::Assign`: one ordered tuple of pattern indices, with every face assignment; with a
+    /// required piece, that piece goes in at position `at` (its face cards as they are).
+    Tuple { tuple: Vec<u32>, at: Option<u8> },
     /// `Faces::Members`: every deck whose first piece is this one.
     First(u32),
 }
@@ -73,6 +74,10 @@ pub struct Plan {
     pub budget: [u32; crate::card::KINDS],
     /// Distinct piece shapes (`Faces::Assign`).
     pub patterns: Vec<Pattern>,
+    /// A piece every deck holds (with its own face cards), if asked for.
+    pub required: Option<Vec<Card>>,
+    /// Face cards of each kind left for the other pieces' face slots.
+    pub assign_budget: [u32; crate::card::KINDS],
     /// Distinct usable pieces, sorted (`Faces::Members`).
     pub members: Vec<Vec<Card>>,
     /// Members by count key.
@@ -88,6 +93,10 @@ pub enum PlanError {
     FrameDoesNotFit(String),
     #[error("assembly needs a deck of at most 52 cards, not {0}")]
     DeckTooLarge(usize),
+    #[error("the required piece {0} does not fit the deck's cards")]
+    RequiredDoesNotFit(String),
+    #[error("a required piece works with --faces assign only")]
+    RequiredWithMembers,
 }
 
 /// Mixed-radix index of a count vector `c <= budget` (one digit per kind).
@@ -108,6 +117,7 @@ impl Plan {
         pieces: &[Vec<Card>],
         k: usize,
         faces: Faces,
+        required: Option<Vec<Card>>,
     ) -> Result<Plan, PlanError> {
         if frame.deck.total() > crate::position::PACK_MAX_CARDS {
             return Err(PlanError::DeckTooLarge(frame.deck.total()));
@@ -128,6 +138,8 @@ impl Plan {
             faces,
             k,
             budget,
+            required: required.clone(),
+            assign_budget: budget,
             patterns: Vec::new(),
             members: Vec::new(),
             buckets: Vec::new(),
@@ -137,16 +149,40 @@ impl Plan {
         match faces {
             Faces::Assign => {
                 plan.patterns = candidates::patterns(&usable);
-                let tuples = candidates::tuples(&plan.patterns, k, &budget);
-                let n_faces: u64 = budget[1..].iter().map(|&c| c as u64).sum();
+                let free = match &required {
+                    None => k,
+                    Some(r) => {
+                        let c = crate::card::DeckSpec::of_cards(r).counts;
+                        for kind in 0..crate::card::KINDS {
+                            plan.assign_budget[kind] =
+                                budget[kind].checked_sub(c[kind]).ok_or_else(|| {
+                                    PlanError::RequiredDoesNotFit(crate::notation::format_hand(r))
+                                })?;
+                        }
+                        k - 1
+                    }
+                };
+                let tuples = candidates::tuples(&plan.patterns, free, &plan.assign_budget);
+                let n_faces: u64 = plan.assign_budget[1..].iter().map(|&c| c as u64).sum();
                 let mut per = factorial(n_faces);
-                for &c in &budget[1..] {
+                for &c in &plan.assign_budget[1..] {
                     per /= factorial(c as u64);
                 }
-                plan.unit_decks = vec![per; tuples.len()];
-                plan.units = tuples.into_iter().map(Unit::Tuple).collect();
+                for tuple in tuples {
+                    match required {
+                        None => plan.units.push(Unit::Tuple { tuple, at: None }),
+                        Some(_) => plan.units.extend((0..k as u8).map(|at| Unit::Tuple {
+                            tuple: tuple.clone(),
+                            at: Some(at),
+                        })),
+                    }
+                }
+                plan.unit_decks = vec![per; plan.units.len()];
             }
             Faces::Members => {
+                if required.is_some() {
+                    return Err(PlanError::RequiredWithMembers);
+                }
                 let size: usize = budget.iter().map(|&c| c as usize + 1).product();
                 plan.buckets = vec![Vec::new(); size];
                 for p in usable {
@@ -246,11 +282,24 @@ impl Plan {
         };
         let mut hand1: Vec<Card> = Vec::with_capacity(64);
         match &self.units[index as usize] {
-            Unit::Tuple(tuple) => {
-                let mut assignment = first_assignment(&self.budget);
+            Unit::Tuple { tuple, at } => {
+                let mut assignment = first_assignment(&self.assign_budget);
+                let placed = at.map(|at| (at as usize, self.required.as_deref().unwrap_or(&[])));
                 loop {
-                    build_hand1(&self.frame, &self.patterns, tuple, &assignment, &mut hand1);
-                    if !tester.test(&hand1) || !next_permutation(&mut assignment) {
+                    // With a required piece at `at`, a deck whose earlier piece is that same piece
+                    // belongs to an earlier placement: skip it, so each deck is tested once.
+                    let fresh = build_hand1(
+                        &self.frame,
+                        &self.patterns,
+                        tuple,
+                        &assignment,
+                        placed,
+                        &mut hand1,
+                    );
+                    if fresh && !tester.test(&hand1) {
+                        break;
+                    }
+                    if !next_permutation(&mut assignment) {
                         break;
                     }
                 }

@@ -55,6 +55,10 @@ pub struct Args {
     /// piece shapes (all face swaps); `members` uses the library's pieces as they are.
     #[arg(long, default_value = "assign", value_parser = parse_faces)]
     faces: Faces,
+    /// A piece every deck must hold, face cards as written (dash notation), e.g. --require
+    /// --K---A----AA: the other pieces' face slots share the rest of the deck's face cards.
+    #[arg(long, value_name = "PIECE", allow_hyphen_values = true)]
+    require: Option<String>,
     /// Keep only cycles whose family holds balanced deals, and list those deals.
     #[arg(long)]
     balance: bool,
@@ -190,25 +194,40 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .flat_map(|l| l.library.pieces.iter().map(|p| p.sequence.clone()))
         .collect();
     let frame = frame_of(&template, deck)?;
-    let plan = Plan::new(frame.clone(), &pieces, args.pieces, args.faces)
-        .map_err(|e| BadInput(e.to_string()))?;
+    let required = args
+        .require
+        .as_deref()
+        .map(|r| {
+            crate::notation::parse_hand(r, crate::notation::Notation::Dash)
+                .map_err(|e| BadInput(format!("--require {r:?}: {e}")))
+        })
+        .transpose()?;
+    let plan = Plan::new(
+        frame.clone(),
+        &pieces,
+        args.pieces,
+        args.faces,
+        required.clone(),
+    )
+    .map_err(|e| BadInput(e.to_string()))?;
     let limit = args.limit.unwrap_or(u64::MAX);
     let lib_names: Vec<String> = libs.iter().map(|l| l.name.clone()).collect();
     let fingerprint = format!(
-        "assemble v1 libraries={:?} template={} k={} faces={:?} deck={} balance={} limit={} max_positions={}",
+        "assemble v1 libraries={:?} template={} k={} faces={:?} require={:?} deck={} balance={} limit={} max_positions={}",
         libs.iter()
             .map(|l| library::fnv1a(&library::encode(&l.library)))
             .collect::<Vec<_>>(),
         want.game,
         args.pieces,
         args.faces,
+        args.require,
         deck,
         args.balance,
         limit,
         args.max_positions
     );
     let stem = format!(
-        "assemble-{}-k{}{}{}",
+        "assemble-{}-k{}{}{}{}",
         libs.iter()
             .map(|l| short_name(&l.name))
             .collect::<Vec<_>>()
@@ -219,6 +238,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         } else {
             ""
         },
+        args.require
+            .as_deref()
+            .map(|r| format!("-with-{}", r.replace('-', ".")))
+            .unwrap_or_default(),
         if args.balance { "-balance" } else { "" }
     );
     let ckpt_path = args.out.join(format!("{stem}.checkpoint"));

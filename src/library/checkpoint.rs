@@ -146,10 +146,9 @@ impl<T: Serialize + DeserializeOwned> Checkpoint<T> {
         let mut at = 12 + 12 + fp.len();
         let mut done = Vec::new();
         while let Some(payload) = next_frame(&bytes, at) {
-            let Ok((r, _)) = bincode::serde::decode_from_slice::<T, _>(
-                payload,
-                bincode::config::standard(),
-            ) else {
+            let Ok((r, _)) =
+                bincode::serde::decode_from_slice::<T, _>(payload, bincode::config::standard())
+            else {
                 break;
             };
             done.push(r);
