@@ -668,3 +668,22 @@ fn mutate_one_op_equals_a_plain_rewrite_and_two_ops_add_new_positions() {
     }
     assert!(two.len() > one.len());
 }
+
+#[test]
+fn find_pieces_exits_1_when_no_piece_is_found() {
+    let dir = scratch("none");
+    let tpl = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("templates/queen.txt");
+    let out = dir.join("none.bin");
+    let o = run(&[
+        "find-pieces",
+        "--template",
+        s(&tpl),
+        "--max-len",
+        "2",
+        "--quiet",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(library::read(&out).unwrap().pieces.is_empty());
+}
