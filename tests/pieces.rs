@@ -596,3 +596,94 @@ fn shipped_queen_template_has_pieces() {
     // The count the template file quotes.
     assert_eq!(all_ranges(&Enumerator::new(&q, &p, 6).unwrap()).len(), 40);
 }
+
+#[test]
+fn mutate_one_op_equals_a_plain_rewrite_and_two_ops_add_new_positions() {
+    // Source: arXiv:2403.13855 (2024): the balanced non-terminating deal.
+    let start = Position::parse(
+        "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA (1)",
+        Notation::Dash,
+    )
+    .unwrap();
+    // Every one-card edit of either hand, written out directly, judged by the reference engine.
+    let mut plain = std::collections::BTreeSet::new();
+    for h in 0..2 {
+        let hand = &start.hands[h];
+        let mut edits: Vec<Vec<Card>> = Vec::new();
+        for i in 0..=hand.len() {
+            for c in 0..5 {
+                let mut v = hand.clone();
+                v.insert(i, c);
+                edits.push(v);
+            }
+        }
+        for i in 0..hand.len() {
+            let mut v = hand.clone();
+            v.remove(i);
+            edits.push(v);
+            for c in 0..5 {
+                let mut v = hand.clone();
+                v[i] = c;
+                edits.push(v);
+            }
+        }
+        for e in edits {
+            let mut p = start.clone();
+            p.hands[h] = e;
+            if p != start && reference::play(&p).is_cycle() {
+                plain.insert(p.to_string());
+            }
+        }
+    }
+    let one = mutate(
+        &start,
+        &MutateConfig {
+            ops: 1,
+            split_points: false,
+        },
+        &|_| {},
+    );
+    let got: std::collections::BTreeSet<String> =
+        one.iter().map(|m| m.position.to_string()).collect();
+    assert_eq!(got.len(), one.len());
+    assert_eq!(got, plain);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let cfg = MutateConfig {
+        ops: 2,
+        split_points: false,
+    };
+    let two = mutate(&start, &cfg, &|_| {});
+    assert_eq!(two, pool.install(|| mutate(&start, &cfg, &|_| {})));
+    assert!(two.windows(2).all(|w| w[0].ops.len() <= w[1].ops.len()));
+    for m in &two {
+        assert_eq!(
+            m.ops.len() == 1,
+            plain.contains(&m.position.to_string()),
+            "{}",
+            m.position
+        );
+    }
+    assert!(two.len() > one.len());
+}
+
+#[test]
+fn find_pieces_exits_1_when_no_piece_is_found() {
+    let dir = scratch("none");
+    let tpl = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("templates/queen.txt");
+    let out = dir.join("none.bin");
+    let o = run(&[
+        "find-pieces",
+        "--template",
+        s(&tpl),
+        "--max-len",
+        "2",
+        "--quiet",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(library::read(&out).unwrap().pieces.is_empty());
+}

@@ -7,11 +7,7 @@
 //! game is finished with exact cycle detection (`engine::cycle::terminates`). A prefix whose game
 //! ends before TEST is used up rules out every candidate that starts with it.
 //!
-//! The TEST hand is held as *front* ++ *back* in one ring: `front` counts the cards above the
-//! unknown rest of TEST; the back (the template's cards below TEST, then the piles taken) goes
-//! under it. Piles are put under the back, which is right because the unknown part is played
-//! before any card below it. A chosen TEST card is pushed on top when `front` is 0, the only moment
-//! the game can look at it.
+//! The game that can wait for its next TEST card is in `lazy.rs`.
 //!
 //! [`naive_pieces`] plays every candidate from scratch; it is the checker of [`Enumerator`].
 
@@ -19,6 +15,7 @@ use crate::card::{Card, KINDS, NUMBER};
 use crate::engine::cycle;
 use crate::engine::fast::Small;
 
+use super::lazy::{Game, Ring, Stop};
 use super::template::Template;
 
 /// What to enumerate: every sequence of `min_len..=max_len` cards over number cards and `kinds`,
@@ -37,161 +34,6 @@ pub struct Params {
 #[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
 #[error("template games would hold {0} cards; at most 64 are supported (lower --max-len)")]
 pub struct TooLarge(pub usize);
-
-/// A ring of at most 64 cards, top first; `head` wraps freely (64 divides 256).
-#[derive(Clone, Copy)]
-struct Ring {
-    buf: [Card; 64],
-    head: u8,
-    len: u8,
-}
-
-impl Ring {
-    fn new(cards: &[Card]) -> Ring {
-        let mut r = Ring {
-            buf: [0; 64],
-            head: 0,
-            len: 0,
-        };
-        r.extend(cards);
-        r
-    }
-    #[inline(always)]
-    fn pop(&mut self) -> Card {
-        let c = self.buf[(self.head & 63) as usize];
-        self.head = self.head.wrapping_add(1);
-        self.len -= 1;
-        c
-    }
-    #[inline(always)]
-    fn push_top(&mut self, c: Card) {
-        self.head = self.head.wrapping_sub(1);
-        self.buf[(self.head & 63) as usize] = c;
-        self.len += 1;
-    }
-    #[inline(always)]
-    fn extend(&mut self, cards: &[Card]) {
-        let mut tail = self.head.wrapping_add(self.len);
-        for &c in cards {
-            self.buf[(tail & 63) as usize] = c;
-            tail = tail.wrapping_add(1);
-        }
-        self.len += cards.len() as u8;
-    }
-    fn write_to(&self, out: &mut [Card; 64]) -> usize {
-        for (i, slot) in out.iter_mut().take(self.len as usize).enumerate() {
-            *slot = self.buf[(self.head.wrapping_add(i as u8) & 63) as usize];
-        }
-        self.len as usize
-    }
-}
-
-/// A template game that can stop in the middle of a trick, when the next TEST card is needed.
-#[derive(Clone, Copy)]
-struct Game {
-    hands: [Ring; 2],
-    pile: [Card; 64],
-    /// Cards on the pile.
-    n: u8,
-    /// The player who plays the next card (at a trick boundary: the player to move).
-    p: u8,
-    /// Cards still owed by `p`; 0 in the lead phase.
-    left: u8,
-    /// Cards of the TEST hand above the unknown rest of TEST.
-    front: u8,
-    /// TEST may still grow.
-    open: bool,
-    /// TEST cards chosen so far, in all and by kind.
-    len: u8,
-    faces: u8,
-    count: [u8; KINDS],
-}
-
-/// Why [`Game::run`] stopped.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Stop {
-    /// TEST is open and its next card (or its end) must be chosen.
-    NeedTest,
-    /// The game is over.
-    End,
-    /// TEST is closed and a trick boundary is reached.
-    Boundary,
-}
-
-impl Game {
-    /// Plays card by card until a TEST decision is needed, the game ends, or (TEST closed) a trick
-    /// boundary. The same rules as `engine::fast::State::trick`, one card per iteration so that the
-    /// game can stop anywhere.
-    #[inline]
-    fn run(&mut self, th: usize) -> Stop {
-        loop {
-            if self.open && self.front == 0 {
-                return Stop::NeedTest;
-            }
-            if self.n == 0 && self.left == 0 {
-                if !self.open {
-                    return Stop::Boundary;
-                }
-                if self.hands[0].len == 0 || self.hands[1].len == 0 {
-                    return Stop::End;
-                }
-            }
-            let p = self.p as usize;
-            if self.hands[p].len == 0 {
-                return Stop::End;
-            }
-            let c = self.hands[p].pop();
-            if self.open && p == th {
-                self.front -= 1;
-            }
-            self.pile[self.n as usize] = c;
-            self.n += 1;
-            if c != NUMBER {
-                self.left = c;
-                self.p ^= 1;
-            } else if self.left == 0 {
-                self.p ^= 1;
-            } else {
-                self.left -= 1;
-                if self.left == 0 {
-                    let w = p ^ 1;
-                    let n = self.n as usize;
-                    let pile = self.pile;
-                    self.hands[w].extend(&pile[..n]);
-                    self.n = 0;
-                    self.p = w as u8;
-                }
-            }
-        }
-    }
-
-    /// Chooses `c` as the next TEST card (only when `front == 0`).
-    #[inline]
-    fn push(&mut self, th: usize, c: Card) {
-        self.hands[th].push_top(c);
-        self.front = 1;
-        self.len += 1;
-        self.count[c as usize] += 1;
-        self.faces += u8::from(c != NUMBER);
-    }
-
-    /// Ends TEST and finishes the game: true when it never ends.
-    fn close_and_finish(mut self, th: usize) -> bool {
-        self.open = false;
-        match self.run(th) {
-            Stop::End => false,
-            Stop::NeedTest => unreachable!("TEST is closed"),
-            Stop::Boundary => {
-                let mut a = [0; 64];
-                let mut b = [0; 64];
-                let na = self.hands[0].write_to(&mut a);
-                let nb = self.hands[1].write_to(&mut b);
-                let state = Small::from_hands(&a[..na], &b[..nb], self.p);
-                !cycle::terminates(&state)
-            }
-        }
-    }
-}
 
 /// The candidate space of one template, split into ranges.
 ///

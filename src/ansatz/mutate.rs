@@ -203,11 +203,14 @@ pub fn mutate(
         })
         .collect();
     let mut reported: HashSet<Position> = HashSet::new();
-    found
+    let mut out: Vec<Mutant> = found
         .into_iter()
         .flatten()
         .filter(|m| m.position != *start && reported.insert(m.position.clone()))
-        .collect()
+        .collect();
+    // Fewest operations first; the sort is stable, so the order stays thread-independent.
+    out.sort_by_key(|m| m.ops.len());
+    out
 }
 
 fn children<'a>(p: &'a Position, ops: &'a [Op]) -> impl Iterator<Item = (Position, Vec<Op>)> + 'a {

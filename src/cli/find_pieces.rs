@@ -36,7 +36,7 @@ face kinds (Q, K, A for templates/jack.txt), with at most --max-faces faces and 
 --max-per-kind of each kind. The search is exact: a depth-first walk over TEST cards that shares
 the game played before each card. --faces-as KIND is the paper's heuristic speed-up (it can miss
 pieces whose all-one-kind form terminates). Finished ranges go to OUT.checkpoint at once; after
-Ctrl-C or kill -9, run the same command with --resume.")]
+Ctrl-C or kill -9, run the same command with --resume. Exit code 1 when no piece is found.")]
 pub struct Args {
     /// Template file (key = value; see templates/jack.txt). Default: the built-in jack template.
     #[arg(long, value_name = "FILE")]
@@ -243,7 +243,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         resumed_ranges > 0,
         search.ranges(),
     )?;
-    Ok(ExitCode::SUCCESS)
+    // Like every search: exit 1 when nothing of what was asked was found (the library is written).
+    Ok(if lib.pieces.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn checkpoint_error(e: CheckpointError) -> anyhow::Error {

@@ -10,6 +10,7 @@ use anyhow::Result;
 use serde_json::{Value, json};
 
 use super::output::{BadInput, Out};
+use crate::card::symbol;
 use crate::library::{self, ClassInfo, Library, PieceRecord};
 use crate::notation::{Dash, Notation, parse_hand};
 
@@ -21,7 +22,7 @@ Examples:
   ansatz inspect pieces/found.bin --class 3
   ansatz inspect pieces/found.bin --contains A----AA --json
 
-Text output: the header, then counts by length, by face counts (Q K A) and by class. JSON: header,
+Text output: the header, then counts by length, by face counts (the template's face kinds) and by class. JSON: header,
 pieces (sequence, class, length, faces {Q, K, A}, numbers, period) and classes (id,
 representative, size). --class and --contains select pieces; the classes listed are theirs.")]
 pub struct Args {
@@ -100,20 +101,28 @@ pub fn run(args: Args) -> Result<ExitCode> {
         classes.len()
     )?;
     let mut by_len: BTreeMap<u32, usize> = BTreeMap::new();
-    let mut by_faces: BTreeMap<[u32; 3], usize> = BTreeMap::new();
+    // Face counts in the template's face kinds (Q K A for the jack template).
+    let kinds: Vec<usize> = "JQKA"
+        .chars()
+        .enumerate()
+        .filter(|(_, c)| h.template.faces.contains(*c))
+        .map(|(i, _)| i + 1)
+        .collect();
+    let mut by_faces: BTreeMap<Vec<u32>, usize> = BTreeMap::new();
     for p in &selected {
         *by_len.entry(p.length).or_default() += 1;
-        *by_faces
-            .entry([p.counts[2], p.counts[3], p.counts[4]])
-            .or_default() += 1;
+        let key = kinds.iter().map(|&k| p.counts[k]).collect();
+        *by_faces.entry(key).or_default() += 1;
     }
     writeln!(out, "\nby length")?;
     for (len, n) in &by_len {
         writeln!(out, "  {len:>3}  {n}")?;
     }
-    writeln!(out, "\nby face counts (Q K A)")?;
+    let names: Vec<String> = kinds.iter().map(|&k| symbol(k as u8).to_string()).collect();
+    writeln!(out, "\nby face counts ({})", names.join(" "))?;
     for (f, n) in &by_faces {
-        writeln!(out, "  {} {} {}  {n}", f[0], f[1], f[2])?;
+        let counts: Vec<String> = f.iter().map(|c| c.to_string()).collect();
+        writeln!(out, "  {}  {n}", counts.join(" "))?;
     }
     writeln!(out, "\nby class (id, size, representative)")?;
     for c in &shown {

@@ -265,6 +265,14 @@ pub fn decode(bytes: &[u8], path: &Path) -> Result<Library, LibraryError> {
         let (p, used): (PieceRecord, usize) = bincode::serde::decode_from_slice(rest, config())
             .map_err(|e| corrupt(format!("bad piece record {i}: {e}")))?;
         rest = &rest[used..];
+        // Checked so that users of a library can index by class and trust the counts.
+        if p.sequence.iter().any(|&c| c as usize >= KINDS)
+            || p.length as usize != p.sequence.len()
+            || p.class as u64 >= count
+            || p.counts != crate::card::DeckSpec::of_cards(&p.sequence).counts
+        {
+            return Err(corrupt(format!("piece record {i} is inconsistent")));
+        }
         pieces.push(p);
     }
     if !rest.is_empty() {
