@@ -44,8 +44,8 @@ impl Frame {
             left[c as usize] = left[c as usize].checked_sub(1)?;
         }
         // The pieces may only hold number cards and `face_kinds`.
-        for kind in 1..KINDS {
-            if left[kind] > 0 && !self.face_kinds.contains(&(kind as Card)) {
+        for (kind, &n) in left.iter().enumerate().skip(1) {
+            if n > 0 && !self.face_kinds.contains(&(kind as Card)) {
                 return None;
             }
         }
