@@ -108,11 +108,18 @@ impl Position {
     /// lexicographically by penalty), then the length of hand 1, then the player to move.
     /// For positions of one card count it agrees with the order of [`Position::pack`].
     pub fn key_cmp(&self, other: &Position) -> Ordering {
-        let a = self.hands[0].iter().chain(&self.hands[1]);
-        let b = other.hands[0].iter().chain(&other.hands[1]);
-        a.cmp(b)
-            .then(self.hands[0].len().cmp(&other.hands[0].len()))
-            .then(self.to_move.cmp(&other.to_move))
+        key_order(
+            (
+                self.hands[0].iter().chain(&self.hands[1]).copied(),
+                self.hands[0].len(),
+                self.to_move,
+            ),
+            (
+                other.hands[0].iter().chain(&other.hands[1]).copied(),
+                other.hands[0].len(),
+                other.to_move,
+            ),
+        )
     }
 
     /// Packs a position of at most 52 cards into a `u128`: the cards as base-5 digits (first card most
@@ -122,11 +129,11 @@ impl Position {
         if self.total() > PACK_MAX_CARDS {
             return None;
         }
-        let mut v: u128 = 0;
-        for &c in self.hands[0].iter().chain(&self.hands[1]) {
-            v = v * 5 + c as u128;
-        }
-        Some((v << 7) | ((self.hands[0].len() as u128) << 1) | self.to_move as u128)
+        Some(pack_key(
+            self.hands[0].iter().chain(&self.hands[1]).copied(),
+            self.hands[0].len(),
+            self.to_move,
+        ))
     }
 
     /// Inverse of [`Position::pack`] for a position of `n` cards.
@@ -144,6 +151,21 @@ impl Position {
         let h2 = cards.split_off(split);
         Position::new(cards, h2, to_move)
     }
+}
+
+/// The cycle-id order on any layout: `(cards of both hands in order, size of hand 1, mover)`,
+/// compared lexicographically. Every engine layout and `Position` share this one definition.
+pub fn key_order<I: Iterator<Item = Card>>(a: (I, usize, u8), b: (I, usize, u8)) -> Ordering {
+    a.0.cmp(b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2))
+}
+
+/// The packed `u128` key of at most 52 cards (both hands in order), hand 1's size and the mover.
+pub fn pack_key(cards: impl Iterator<Item = Card>, split: usize, to_move: u8) -> u128 {
+    let mut v: u128 = 0;
+    for c in cards {
+        v = v * 5 + c as u128;
+    }
+    (v << 7) | ((split as u128) << 1) | to_move as u128
 }
 
 impl fmt::Display for Position {

@@ -278,21 +278,28 @@ impl<B: Buf> State<B> {
 
     /// The cycle-id order of `Position::key_cmp`, without building positions.
     pub fn key_cmp(&self, other: &Self) -> Ordering {
-        let a = self.hands[0].iter().chain(self.hands[1].iter());
-        let b = other.hands[0].iter().chain(other.hands[1].iter());
-        a.cmp(b)
-            .then(self.hands[0].len.cmp(&other.hands[0].len))
-            .then(self.to_move.cmp(&other.to_move))
+        crate::position::key_order(
+            (
+                self.hands[0].iter().chain(self.hands[1].iter()),
+                self.hands[0].len(),
+                self.to_move,
+            ),
+            (
+                other.hands[0].iter().chain(other.hands[1].iter()),
+                other.hands[0].len(),
+                other.to_move,
+            ),
+        )
     }
 
     /// The packed `u128` key of `Position::pack` (at most 52 cards).
     pub fn pack(&self) -> u128 {
         debug_assert!(self.total() <= crate::position::PACK_MAX_CARDS);
-        let mut v: u128 = 0;
-        for c in self.hands[0].iter().chain(self.hands[1].iter()) {
-            v = v * 5 + c as u128;
-        }
-        (v << 7) | ((self.hands[0].len as u128) << 1) | self.to_move as u128
+        crate::position::pack_key(
+            self.hands[0].iter().chain(self.hands[1].iter()),
+            self.hands[0].len(),
+            self.to_move,
+        )
     }
 }
 
