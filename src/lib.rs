@@ -10,3 +10,4 @@ pub mod engine;
 pub mod notation;
 pub mod position;
 pub mod rng;
+pub mod search;

@@ -5,6 +5,7 @@ mod bench;
 mod output;
 mod play;
 mod progress;
+mod search;
 
 use std::process::ExitCode;
 
@@ -26,6 +27,8 @@ Examples:
   ansatz play '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA (1)'
   ansatz play --trace 'J--/-J-'
   ansatz bench --games 1000000 --threads 2 --json
+  ansatz search random --games 1000000 --plot lengths.svg
+  ansatz search exhaustive --deck 6-2J2Q2K2A
 
 Positions are HAND1/HAND2 (n), top card first: dash notation (-JQKA), playing cards
 (10S 9♣ KH ...) or Paulhus digits (--notation digits). Exit codes: 0 ok, 1 nothing found,
@@ -35,6 +38,8 @@ Positions are HAND1/HAND2 (n), top card first: dash notation (-JQKA), playing ca
 enum Command {
     Play(play::Args),
     Bench(bench::Args),
+    /// Search many deals: random deals with statistics, or every deal of a small deck.
+    Search(search::Args),
 }
 
 /// Runs the command line and maps errors to exit codes. A broken pipe is not an error.
@@ -43,6 +48,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Play(a) => play::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Search(a) => search::run(a),
     };
     match result {
         Ok(code) => code,

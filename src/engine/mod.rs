@@ -7,6 +7,7 @@
 
 pub mod cycle;
 pub mod fast;
+pub mod multi;
 pub mod reference;
 pub mod trace;
 
