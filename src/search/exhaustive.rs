@@ -18,11 +18,12 @@ use super::multiset::{multinomial, multinomial_u64, next_arrangement, unrank};
 use crate::card::{Card, DeckSpec, KINDS};
 use crate::engine::Outcome;
 use crate::engine::cycle::play_state;
-use crate::engine::fast::Small;
+use crate::engine::fast::{SMALL_CAP, Small};
 use crate::engine::multi::{self, MultiOutcome, MultiPosition};
 
-/// The most cards the fast (prefix-sharing) path takes: the stack layout's capacity.
-pub const MAX_CARDS: usize = 64;
+/// The most cards the fast (prefix-sharing) path takes: a hand packs into a `u128`. (Larger decks
+/// have far too many deals to exhaust anyway.)
+pub const MAX_CARDS: usize = 32;
 
 /// A class of non-terminating deals: those that reach one cycle.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -114,7 +115,7 @@ pub fn deal_count(deck: &DeckSpec) -> Option<u128> {
 /// Plays one deal (cards in deal order) and adds it to `stats`: the shared per-deal path of
 /// [`naive`] for any number of players.
 pub fn play_deal(cards: &[Card], players: usize, stats: &mut ExhaustiveStats, scratch: &mut multi::Scratch) {
-    let (winner, tricks, played) = if players == 2 && cards.len() <= MAX_CARDS {
+    let (winner, tricks, played) = if players == 2 && cards.len() <= SMALL_CAP {
         let h1 = cards.len().div_ceil(2);
         match play_state(&Small::from_hands(&cards[..h1], &cards[h1..], 0)) {
             Outcome::Terminates { winner, tricks, cards } => (winner, tricks, cards),
@@ -161,81 +162,81 @@ pub fn naive(deck: &DeckSpec, players: usize, ranks: Range<u128>) -> ExhaustiveS
 }
 
 /// A card of the fast path's hands that the game has not read yet.
-const UNKNOWN: Card = 0xFF;
-const MASK: u8 = MAX_CARDS as u8 - 1;
+const UNKNOWN: Card = 0xF;
+const NIBBLE: u128 = 0xF;
+
+/// A hand of at most [`MAX_CARDS`] cards packed four bits a card, top card in the lowest bits: a
+/// trick runs in registers (pop = shift right, taking the pile = one shift and or).
+type Packed = u128;
+
+#[inline(always)]
+fn nibble(h: Packed, i: u32) -> Card {
+    ((h >> (4 * i)) & NIBBLE) as Card
+}
 
 /// A node of the prefix-sharing search: the game at a trick boundary, with the original cards not
 /// read yet marked [`UNKNOWN`]. Unread cards are always the top of a hand's original cards, so
 /// they sit together at the top of the hand, and cards won are appended below them.
 #[derive(Clone, Copy)]
 pub struct Node {
-    buf: [[Card; MAX_CARDS]; 2],
-    head: [u8; 2],
+    hands: [Packed; 2],
     len: [u8; 2],
     to_move: u8,
     /// Cards of each kind not fixed yet.
     remaining: [u8; KINDS],
     /// Original cards of each player fixed so far (read in order).
     read: [u8; 2],
-    tricks: u64,
-    cards: u64,
     /// Index of `remaining` in `Ctx::weight` (mixed radix).
     weight_index: u32,
-    /// The deal, in deal order; [`UNKNOWN`] where not fixed.
-    deal: [Card; MAX_CARDS],
+    tricks: u64,
+    cards: u64,
+    /// The deal in deal order, packed like a hand; [`UNKNOWN`] where not fixed.
+    deal: Packed,
 }
 
 /// What one trick of a node did.
 enum Sim {
-    /// `player` must play the unread card at ring slot `slot`.
-    Unknown { player: usize, slot: usize },
+    /// `player` must play the unread card `depth` cards below the top of their hand at the start of
+    /// the trick.
+    Unknown { player: usize, depth: u32 },
     Next { cards: u32 },
     End { winner: u8, cards: u32 },
 }
 
 impl Node {
-    #[inline(always)]
-    fn pop(&mut self, p: usize) -> Option<Result<Card, usize>> {
-        if self.len[p] == 0 {
-            return None;
-        }
-        let slot = (self.head[p] & MASK) as usize;
-        let c = self.buf[p][slot];
-        if c == UNKNOWN {
-            return Some(Err(slot));
-        }
-        self.head[p] = self.head[p].wrapping_add(1) & MASK;
-        self.len[p] -= 1;
-        Some(Ok(c))
-    }
-
     /// One trick, the rules of `engine::fast` with a stop at the first unread card.
-    #[inline]
-    fn trick(&mut self, pile: &mut [Card; MAX_CARDS]) -> Sim {
+    #[inline(always)]
+    fn trick(&mut self) -> Sim {
         if self.len[0] == 0 || self.len[1] == 0 {
             let winner = u8::from(self.len[1] > 0);
             return Sim::End { winner, cards: 0 };
         }
+        let start_len = self.len;
         let mut p = self.to_move as usize;
-        let mut n = 0usize;
+        let mut n = 0u32;
+        let mut pile: Packed = 0;
         let mut debt;
         macro_rules! play {
-            () => {
-                match self.pop(p) {
-                    None => {
-                        return Sim::End {
-                            winner: (p ^ 1) as u8,
-                            cards: n as u32,
-                        };
-                    }
-                    Some(Err(slot)) => return Sim::Unknown { player: p, slot },
-                    Some(Ok(c)) => {
-                        pile[n] = c;
-                        n += 1;
-                        c
-                    }
+            () => {{
+                if self.len[p] == 0 {
+                    return Sim::End {
+                        winner: (p ^ 1) as u8,
+                        cards: n,
+                    };
                 }
-            };
+                let c = (self.hands[p] & NIBBLE) as Card;
+                if c == UNKNOWN {
+                    return Sim::Unknown {
+                        player: p,
+                        depth: (start_len[p] - self.len[p]) as u32,
+                    };
+                }
+                self.hands[p] >>= 4;
+                self.len[p] -= 1;
+                pile |= (c as Packed) << (4 * n);
+                n += 1;
+                c
+            }};
         }
         loop {
             let c = play!();
@@ -257,31 +258,25 @@ impl Node {
             break;
         }
         let w = p ^ 1;
-        let mut tail = self.head[w].wrapping_add(self.len[w]);
-        for &c in &pile[..n] {
-            self.buf[w][(tail & MASK) as usize] = c;
-            tail = tail.wrapping_add(1);
-        }
+        // len[w] + n <= MAX_CARDS and n >= 1, so the shift stays below 128.
+        self.hands[w] |= pile << (4 * self.len[w] as u32);
         self.len[w] += n as u8;
         self.to_move = w as u8;
         if self.len[p] == 0 {
-            return Sim::End {
-                winner: w as u8,
-                cards: n as u32,
-            };
+            return Sim::End { winner: w as u8, cards: n };
         }
-        Sim::Next { cards: n as u32 }
+        Sim::Next { cards: n }
     }
 
-    fn hand(&self, p: usize) -> impl Iterator<Item = Card> + '_ {
-        (0..self.len[p]).map(move |i| self.buf[p][(self.head[p].wrapping_add(i) & MASK) as usize])
+    fn hand(&self, p: usize) -> Vec<Card> {
+        (0..self.len[p] as u32).map(|i| nibble(self.hands[p], i)).collect()
     }
 }
 
 /// The fixed data of one search.
 struct Ctx {
     /// Where each player's original cards start in the deal.
-    offset: [usize; 2],
+    offset: [u32; 2],
     n: usize,
     /// Place value of each kind in a `remaining` index.
     stride: [u32; KINDS],
@@ -295,37 +290,33 @@ fn root(deck: &DeckSpec) -> (Ctx, Node) {
     let n = deck.total();
     assert!(n <= MAX_CARDS, "the fast path holds at most {MAX_CARDS} cards");
     let h1 = n.div_ceil(2);
-    let mut node = Node {
-        buf: [[UNKNOWN; MAX_CARDS]; 2],
-        head: [0; 2],
-        len: [h1 as u8, (n - h1) as u8],
-        to_move: 0,
-        remaining: deck.counts.map(|c| c as u8),
-        read: [0; 2],
-        tricks: 0,
-        cards: 0,
-        weight_index: 0,
-        deal: [UNKNOWN; MAX_CARDS],
-    };
-    if n == h1 {
-        // One card: player 2 has none and has already lost.
-        node.len[1] = 0;
-    }
+    let all_unknown = |k: usize| if k == 0 { 0 } else { Packed::MAX >> (128 - 4 * k) };
     let mut stride = [0u32; KINDS];
     let mut size = 1u32;
     for k in 0..KINDS {
         stride[k] = size;
         size *= deck.counts[k] + 1;
     }
-    node.weight_index = (0..KINDS).map(|k| deck.counts[k] * stride[k]).sum();
+    let node = Node {
+        hands: [all_unknown(h1), all_unknown(n - h1)],
+        len: [h1 as u8, (n - h1) as u8],
+        to_move: 0,
+        remaining: deck.counts.map(|c| c as u8),
+        read: [0; 2],
+        weight_index: (0..KINDS).map(|k| deck.counts[k] * stride[k]).sum(),
+        tricks: 0,
+        cards: 0,
+        deal: all_unknown(n),
+    };
     let weight = (0..size)
         .map(|i| {
-            let counts: [u8; KINDS] = std::array::from_fn(|k| ((i / stride[k]) % (deck.counts[k] + 1)) as u8);
+            let counts: [u8; KINDS] =
+                std::array::from_fn(|k| ((i / stride[k]) % (deck.counts[k] + 1)) as u8);
             multinomial_u64(&counts)
         })
         .collect();
     let ctx = Ctx {
-        offset: [0, h1],
+        offset: [0, h1 as u32],
         n,
         stride,
         weight,
@@ -337,8 +328,8 @@ fn root(deck: &DeckSpec) -> (Ctx, Node) {
 enum Advance {
     /// The subtree is counted.
     Done,
-    /// The game needs the unread card of `player` at `slot`.
-    Branch { player: usize, slot: usize },
+    /// The game needs the unread card of `player` at `depth` (see [`Sim::Unknown`]).
+    Branch { player: usize, depth: u32 },
 }
 
 /// Tricks a fully fixed game plays in place before the exact cycle engine takes over: more than
@@ -346,7 +337,8 @@ enum Advance {
 const IN_PLACE_TRICKS: u64 = 1000;
 
 /// Plays `node` forward until it must branch or its whole subtree is counted into `stats`.
-fn advance(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats, pile: &mut [Card; MAX_CARDS]) -> Advance {
+#[inline]
+fn advance(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats) -> Advance {
     let kinds_left = node.remaining.iter().filter(|&&c| c > 0).count();
     if kinds_left == 1 {
         // Every unread card is now determined: fix them all.
@@ -359,20 +351,24 @@ fn advance(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats, pile: &mut [
             finish(ctx, node, stats);
             return Advance::Done;
         }
-        // A trick that stops at an unread card has only popped cards (pushes come at its end), so
-        // restoring the heads, lengths and mover undoes it without copying the node.
-        let saved = (node.head, node.len, node.to_move);
-        match node.trick(pile) {
-            Sim::Unknown { player, slot } => {
-                (node.head, node.len, node.to_move) = saved;
-                return Advance::Branch { player, slot };
+        // A trick that stops at an unread card has only popped cards (the pile is taken at its
+        // end), so restoring the hands, lengths and mover undoes it.
+        let saved = (node.hands, node.len, node.to_move);
+        match node.trick() {
+            Sim::Unknown { player, depth } => {
+                (node.hands, node.len, node.to_move) = saved;
+                return Advance::Branch { player, depth };
             }
             Sim::Next { cards } => {
                 node.tricks += 1;
                 node.cards += cards as u64;
             }
             Sim::End { winner, cards } => {
-                let weight = if fixed { 1 } else { ctx.weight[node.weight_index as usize] };
+                let weight = if fixed {
+                    1
+                } else {
+                    ctx.weight[node.weight_index as usize]
+                };
                 let tricks = node.tricks + u64::from(cards > 0);
                 let played = node.cards + cards as u64;
                 stats.deals += weight;
@@ -390,34 +386,38 @@ fn advance(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats, pile: &mut [
     }
 }
 
-/// The child of `node` in which the unread card at `slot` of `player` is `kind`.
-#[inline]
-fn child(ctx: &Ctx, node: &Node, player: usize, slot: usize, kind: usize) -> Node {
+/// The child of `node` in which the unread card of `player` at `depth` is `kind`.
+#[inline(always)]
+fn child(ctx: &Ctx, node: &Node, player: usize, depth: u32, kind: usize) -> Node {
     let mut c = *node;
-    c.buf[player][slot] = kind as Card;
+    // The unread card is UNKNOWN (all ones): xor with UNKNOWN ^ kind writes `kind`.
+    c.hands[player] ^= ((UNKNOWN as Packed) ^ kind as Packed) << (4 * depth);
     c.remaining[kind] -= 1;
     c.weight_index -= ctx.stride[kind];
-    c.deal[ctx.offset[player] + c.read[player] as usize] = kind as Card;
+    let at = ctx.offset[player] + c.read[player] as u32;
+    c.deal ^= ((UNKNOWN as Packed) ^ kind as Packed) << (4 * at);
     c.read[player] += 1;
     c
+}
+
+/// `h` with every [`UNKNOWN`] among its first `len` cards replaced by `kind`.
+fn fill(h: Packed, len: u32, kind: Card) -> Packed {
+    let mut out = h;
+    for i in 0..len {
+        if nibble(h, i) == UNKNOWN {
+            out ^= ((UNKNOWN ^ kind) as Packed) << (4 * i);
+        }
+    }
+    out
 }
 
 /// Fixes every unread card to the one kind left.
 fn fill_unknowns(ctx: &Ctx, node: &mut Node) {
     let kind = node.remaining.iter().position(|&c| c > 0).unwrap() as Card;
     for p in 0..2 {
-        for i in 0..node.len[p] {
-            let slot = (node.head[p].wrapping_add(i) & MASK) as usize;
-            if node.buf[p][slot] == UNKNOWN {
-                node.buf[p][slot] = kind;
-            }
-        }
+        node.hands[p] = fill(node.hands[p], node.len[p] as u32, kind);
     }
-    for d in &mut node.deal[..ctx.n] {
-        if *d == UNKNOWN {
-            *d = kind;
-        }
-    }
+    node.deal = fill(node.deal, ctx.n as u32, kind);
     node.remaining = [0; KINDS];
     node.weight_index = 0;
 }
@@ -426,9 +426,9 @@ fn fill_unknowns(ctx: &Ctx, node: &mut Node) {
 fn smallest_completion(ctx: &Ctx, node: &Node) -> Vec<Card> {
     let mut rest = node.remaining;
     let mut kind = 0;
-    node.deal[..ctx.n]
-        .iter()
-        .map(|&d| {
+    (0..ctx.n as u32)
+        .map(|i| {
+            let d = nibble(node.deal, i);
             if d != UNKNOWN {
                 return d;
             }
@@ -444,22 +444,21 @@ fn smallest_completion(ctx: &Ctx, node: &Node) -> Vec<Card> {
 /// A node whose cards are all fixed and that has played [`IN_PLACE_TRICKS`] tricks without ending:
 /// the rest of its one deal is played by the exact cycle engine.
 fn finish(ctx: &Ctx, node: &Node, stats: &mut ExhaustiveStats) {
-    let mut h = [[0 as Card; MAX_CARDS]; 2];
-    for p in 0..2 {
-        for (i, c) in node.hand(p).enumerate() {
-            h[p][i] = c;
-        }
-    }
-    let state = Small::from_hands(&h[0][..node.len[0] as usize], &h[1][..node.len[1] as usize], node.to_move);
+    let state = Small::from_hands(&node.hand(0), &node.hand(1), node.to_move);
+    let deal: Vec<Card> = (0..ctx.n as u32).map(|i| nibble(node.deal, i)).collect();
     match play_state(&state) {
-        Outcome::Terminates { winner, tricks, cards } => {
+        Outcome::Terminates {
+            winner,
+            tricks,
+            cards,
+        } => {
             let tricks = node.tricks + tricks;
             let played = node.cards + cards;
             stats.deals += 1;
             stats.wins[winner as usize] += 1;
             if stats.may_be_longest(played, tricks) {
                 stats.offer_longest(Longest {
-                    deal: node.deal[..ctx.n].to_vec(),
+                    deal,
                     cards: played,
                     tricks,
                 });
@@ -467,9 +466,9 @@ fn finish(ctx: &Ctx, node: &Node, stats: &mut ExhaustiveStats) {
         }
         Outcome::Cycle(_) => {
             // Rare: replay the whole deal for the cycle's id and period.
-            let deal = &node.deal[..ctx.n];
-            let h1 = ctx.offset[1];
-            let Outcome::Cycle(c) = play_state(&Small::from_hands(&deal[..h1], &deal[h1..], 0)) else {
+            let h1 = ctx.offset[1] as usize;
+            let Outcome::Cycle(c) = play_state(&Small::from_hands(&deal[..h1], &deal[h1..], 0))
+            else {
                 unreachable!("the same deal cycles from its start")
             };
             stats.add_cycle(c.cycle_id.to_string(), c.period, 1);
@@ -478,27 +477,35 @@ fn finish(ctx: &Ctx, node: &Node, stats: &mut ExhaustiveStats) {
 }
 
 /// Counts the whole subtree of `node` into `stats`.
-fn explore(ctx: &Ctx, mut node: Node, stats: &mut ExhaustiveStats, pile: &mut [Card; MAX_CARDS]) {
-    if let Advance::Branch { player, slot } = advance(ctx, &mut node, stats, pile) {
+fn explore(ctx: &Ctx, mut node: Node, stats: &mut ExhaustiveStats) {
+    if let Advance::Branch { player, depth } = advance(ctx, &mut node, stats) {
         for kind in 0..KINDS {
             if node.remaining[kind] > 0 {
-                explore(ctx, child(ctx, &node, player, slot, kind), stats, pile);
+                explore(ctx, child(ctx, &node, player, depth, kind), stats);
             }
         }
     }
 }
 
-/// Expands the tree until `depth` cards are fixed: subtrees that finish sooner are counted into
-/// `stats`, the others become `tasks`, in a fixed order.
-fn split(ctx: &Ctx, mut node: Node, depth: usize, tasks: &mut Vec<Node>, stats: &mut ExhaustiveStats, pile: &mut [Card; MAX_CARDS]) {
-    if (node.read[0] + node.read[1]) as usize >= depth {
+/// Expands the tree until subtrees hold at most `max_deals` deals: subtrees that finish sooner are
+/// counted into `stats`, the others become `tasks`, in a fixed order. (Cutting by weight, not by
+/// depth: the subtrees of number cards first are far heavier than the others.)
+fn split(
+    ctx: &Ctx,
+    mut node: Node,
+    max_deals: u64,
+    tasks: &mut Vec<Node>,
+    stats: &mut ExhaustiveStats,
+) {
+    if ctx.weight[node.weight_index as usize] <= max_deals {
         tasks.push(node);
         return;
     }
-    if let Advance::Branch { player, slot } = advance(ctx, &mut node, stats, pile) {
+    if let Advance::Branch { player, depth } = advance(ctx, &mut node, stats) {
         for kind in 0..KINDS {
             if node.remaining[kind] > 0 {
-                split(ctx, child(ctx, &node, player, slot, kind), depth, tasks, stats, pile);
+                let c = child(ctx, &node, player, depth, kind);
+                split(ctx, c, max_deals, tasks, stats);
             }
         }
     }
@@ -513,14 +520,13 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Plans the prefix-sharing search of a two-player deck of at most [`MAX_CARDS`] cards: the
-    /// tree is cut where `depth` cards are fixed.
-    pub fn new(deck: &DeckSpec, depth: usize) -> Plan {
+    /// Plans the prefix-sharing search of a two-player deck of at most [`MAX_CARDS`] cards (and at
+    /// most `u64::MAX` deals): the tree is cut into subtrees of at most `max_deals` deals.
+    pub fn new(deck: &DeckSpec, max_deals: u64) -> Plan {
         let (ctx, node) = root(deck);
         let mut head = ExhaustiveStats::new(2);
         let mut tasks = Vec::new();
-        let mut pile = [0; MAX_CARDS];
-        split(&ctx, node, depth, &mut tasks, &mut head, &mut pile);
+        split(&ctx, node, max_deals, &mut tasks, &mut head);
         Plan { ctx, head, tasks }
     }
 
@@ -531,15 +537,14 @@ impl Plan {
     /// Counts the subtree of task `i`.
     pub fn run_task(&self, i: usize) -> ExhaustiveStats {
         let mut stats = ExhaustiveStats::new(2);
-        let mut pile = [0; MAX_CARDS];
-        explore(&self.ctx, self.tasks[i], &mut stats, &mut pile);
+        explore(&self.ctx, self.tasks[i], &mut stats);
         stats
     }
 }
 
 /// Single-threaded prefix-sharing search of a whole deck (tests and small decks).
 pub fn prefix_sharing(deck: &DeckSpec) -> ExhaustiveStats {
-    let plan = Plan::new(deck, 0);
+    let plan = Plan::new(deck, u64::MAX);
     let mut stats = plan.head.clone();
     for i in 0..plan.tasks() {
         stats.merge(plan.run_task(i));

@@ -11,9 +11,9 @@ use crate::card::DeckSpec;
 
 /// Deals per unit of work of the naive path (a range of ranks).
 pub const RANK_CHUNK: u64 = 1 << 16;
-/// Cards fixed before the prefix-sharing tree is cut into tasks: at most 5^6 tasks, enough to keep
-/// every core busy.
-pub const SPLIT_DEPTH: usize = 6;
+/// The prefix-sharing tree is cut into subtrees of at most 1/SPLIT_PARTS of all deals: enough tasks
+/// to keep every core busy and to checkpoint often.
+pub const SPLIT_PARTS: u64 = 1 << 14;
 
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ExhaustiveConfig {
@@ -52,7 +52,7 @@ impl ExhaustiveConfig {
                 deals: deal_count(&self.deck).map_or("more than 2^128".into(), |d| format!("{d}")),
             })?;
         if self.players == 2 && !self.naive && self.deck.total() <= MAX_CARDS {
-            Ok((deals, Work::Tasks(Box::new(Plan::new(&self.deck, SPLIT_DEPTH)))))
+            Ok((deals, Work::Tasks(Box::new(Plan::new(&self.deck, (deals / SPLIT_PARTS).max(1))))))
         } else {
             Ok((deals, Work::Ranks { deals }))
         }
