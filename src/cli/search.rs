@@ -210,7 +210,9 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
     pb.inc(resumed_games);
     let began = Instant::now();
     let total_chunks = random::chunks(a.games);
-    let mut saver = Saver { last: Instant::now() };
+    let mut saver = Saver {
+        last: Instant::now(),
+    };
     let batch = 16 * pool.current_num_threads() as u64;
     let stats = pool.install(|| {
         random::run(&cfg, start, batch, &|n| pb.inc(n), &mut |done, s| {
@@ -273,37 +275,88 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
         out.json(&v)?;
         return Ok(ExitCode::SUCCESS);
     }
-    writeln!(out, "deck              {deck}, {} players{}", a.players, if a.balanced_faces { ", balanced faces" } else { "" })?;
+    writeln!(
+        out,
+        "deck              {deck}, {} players{}",
+        a.players,
+        if a.balanced_faces {
+            ", balanced faces"
+        } else {
+            ""
+        }
+    )?;
     writeln!(out, "games             {}", stats.games)?;
     writeln!(out, "cycles            {}", stats.cycles.len())?;
     for c in &stats.cycles {
-        writeln!(out, "  deal {:>12}  {}  preperiod {} period {}  cycle_id {}", c.index, cfg.position(c.index), c.preperiod, c.period, c.cycle_id)?;
+        writeln!(
+            out,
+            "  deal {:>12}  {}  preperiod {} period {}  cycle_id {}",
+            c.index,
+            cfg.position(c.index),
+            c.preperiod,
+            c.period,
+            c.cycle_id
+        )?;
     }
-    writeln!(out, "mean cards        {:.2}   median {}", stats.mean_cards(), stats.median_cards().unwrap_or(0))?;
-    writeln!(out, "mean tricks       {:.2}   median {}", stats.mean_tricks(), stats.median_tricks().unwrap_or(0))?;
+    writeln!(
+        out,
+        "mean cards        {:.2}   median {}",
+        stats.mean_cards(),
+        stats.median_cards().unwrap_or(0)
+    )?;
+    writeln!(
+        out,
+        "mean tricks       {:.2}   median {}",
+        stats.mean_tricks(),
+        stats.median_tricks().unwrap_or(0)
+    )?;
     let shares: Vec<String> = stats
         .wins
         .iter()
         .enumerate()
-        .map(|(p, &w)| format!("player {} {:.2}%", p + 1, 100.0 * w as f64 / stats.terminating.max(1) as f64))
+        .map(|(p, &w)| {
+            format!(
+                "player {} {:.2}%",
+                p + 1,
+                100.0 * w as f64 / stats.terminating.max(1) as f64
+            )
+        })
         .collect();
     writeln!(out, "wins              {}", shares.join(", "))?;
     match stats.half_life_tricks() {
         Some(h) => writeln!(out, "tail half-life    {h:.2} tricks")?,
         None => writeln!(out, "tail half-life    (too few games)")?,
     }
-    writeln!(out, "games/s           {rate:.0} ({:.0} per thread, {threads} threads, {seconds:.2} s)", rate / threads as f64)?;
-    for (title, list) in [("longest by cards", &stats.longest_by_cards), ("longest by tricks", &stats.longest_by_tricks)] {
+    writeln!(
+        out,
+        "games/s           {rate:.0} ({:.0} per thread, {threads} threads, {seconds:.2} s)",
+        rate / threads as f64
+    )?;
+    for (title, list) in [
+        ("longest by cards", &stats.longest_by_cards),
+        ("longest by tricks", &stats.longest_by_tricks),
+    ] {
         writeln!(out, "{title}:")?;
         for r in list.iter() {
-            writeln!(out, "  {:>5} cards {:>4} tricks  deal {:>12}  {}", r.cards, r.tricks, r.index, cfg.position(r.index))?;
+            writeln!(
+                out,
+                "  {:>5} cards {:>4} tricks  deal {:>12}  {}",
+                r.cards,
+                r.tricks,
+                r.index,
+                cfg.position(r.index)
+            )?;
         }
     }
     writeln!(out, "histogram (cards, games per 50-card bin):")?;
     for (bin, n) in binned(&stats.hist_cards, 50) {
         writeln!(out, "  {:>5}-{:<5} {n}", bin, bin + 49)?;
     }
-    writeln!(out, "results           {}", a.out.join(format!("{name}.jsonl")).display())?;
+    writeln!(
+        out,
+        "results           {}",
+        a.out.join(format!("{name}.jsonl")).display()
+    )?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
@@ -326,7 +379,10 @@ fn verify_cycle(cfg: &RandomConfig, index: u64, id: &str) -> Result<()> {
     } else {
         matches!(multi::reference_play(&pos), MultiOutcome::Cycle { cycle_id, .. } if cycle_id.to_string() == id)
     };
-    anyhow::ensure!(ok, "internal error: deal {index} ({pos}) did not verify as a cycle");
+    anyhow::ensure!(
+        ok,
+        "internal error: deal {index} ({pos}) did not verify as a cycle"
+    );
     Ok(())
 }
 
@@ -336,7 +392,13 @@ fn ranked_json(cfg: &RandomConfig, list: &[Ranked]) -> Value {
         .collect()
 }
 
-fn random_json(cfg: &RandomConfig, s: &GameStats, seconds: f64, rate: f64, threads: usize) -> Value {
+fn random_json(
+    cfg: &RandomConfig,
+    s: &GameStats,
+    seconds: f64,
+    rate: f64,
+    threads: usize,
+) -> Value {
     let term = s.terminating.max(1) as f64;
     json!({
         "deck": cfg.deck.to_string(),
@@ -376,10 +438,18 @@ fn random_json(cfg: &RandomConfig, s: &GameStats, seconds: f64, rate: f64, threa
 
 /// `DIR/NAME.jsonl` (a header line, then one line per cycle and per longest game) and `DIR/NAME.txt`
 /// (a readable summary), each naming the command and version.
-fn write_random_results(dir: &Path, name: &str, cfg: &RandomConfig, s: &GameStats, v: &Value) -> Result<()> {
+fn write_random_results(
+    dir: &Path,
+    name: &str,
+    cfg: &RandomConfig,
+    s: &GameStats,
+    v: &Value,
+) -> Result<()> {
     let version = env!("CARGO_PKG_VERSION");
     let command = command_line();
-    let mut lines = vec![json!({"kind": "header", "command": command, "version": version, "deck": v["deck"], "players": cfg.players, "balanced_faces": cfg.balanced_faces, "seed": cfg.seed, "games": s.games})];
+    let mut lines = vec![
+        json!({"kind": "header", "command": command, "version": version, "deck": v["deck"], "players": cfg.players, "balanced_faces": cfg.balanced_faces, "seed": cfg.seed, "games": s.games}),
+    ];
     for c in v["cycles"].as_array().into_iter().flatten() {
         let mut c = c.clone();
         c["kind"] = json!("cycle");
@@ -399,7 +469,8 @@ fn write_random_results(dir: &Path, name: &str, cfg: &RandomConfig, s: &GameStat
         text.push('\n');
     }
     let jsonl = dir.join(format!("{name}.jsonl"));
-    write_atomic(&jsonl, text.as_bytes()).with_context(|| format!("writing {}", jsonl.display()))?;
+    write_atomic(&jsonl, text.as_bytes())
+        .with_context(|| format!("writing {}", jsonl.display()))?;
     let summary = format!(
         "# ansatz {version}: {command}\ndeck {} players {} balanced_faces {} seed {}\ngames {} cycles {}\nmean_cards {:.3} median_cards {}\nmean_tricks {:.3} median_tricks {}\nwins {:?}\nhalf_life_tricks {}\n{}",
         v["deck"].as_str().unwrap_or(""),
@@ -413,8 +484,18 @@ fn write_random_results(dir: &Path, name: &str, cfg: &RandomConfig, s: &GameStat
         s.mean_tricks(),
         s.median_tricks().unwrap_or(0),
         s.wins,
-        s.half_life_tricks().map_or("-".into(), |h| format!("{h:.3}")),
-        s.cycles.iter().map(|c| format!("cycle deal {} {} period {} id {}\n", c.index, cfg.position(c.index), c.period, c.cycle_id)).collect::<String>(),
+        s.half_life_tricks()
+            .map_or("-".into(), |h| format!("{h:.3}")),
+        s.cycles
+            .iter()
+            .map(|c| format!(
+                "cycle deal {} {} period {} id {}\n",
+                c.index,
+                cfg.position(c.index),
+                c.period,
+                c.cycle_id
+            ))
+            .collect::<String>(),
     );
     let txt = dir.join(format!("{name}.txt"));
     write_atomic(&txt, summary.as_bytes()).with_context(|| format!("writing {}", txt.display()))?;
@@ -431,15 +512,25 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
     let began = Instant::now();
     let (deals, work) = cfg.plan().map_err(|e| BadInput(e.to_string()))?;
     let pool = pool(a.threads)?;
-    let ckpt = a.out.join(format!("exhaustive-{}-{}p{}.checkpoint.json", deck_tag(&deck), a.players, if a.naive { "-naive" } else { "" }));
+    let ckpt = a.out.join(format!(
+        "exhaustive-{}-{}p{}.checkpoint.json",
+        deck_tag(&deck),
+        a.players,
+        if a.naive { "-naive" } else { "" }
+    ));
     let start = if a.resume {
-        Some(checkpoint::load::<_, ExhaustiveStats>(&ckpt, "exhaustive", &cfg).map_err(checkpoint_error)?)
+        Some(
+            checkpoint::load::<_, ExhaustiveStats>(&ckpt, "exhaustive", &cfg)
+                .map_err(checkpoint_error)?,
+        )
     } else {
         None
     };
     let pb = progress::bar(deals, "deals", a.quiet || a.json);
     let total = work.units();
-    let mut saver = Saver { last: Instant::now() };
+    let mut saver = Saver {
+        last: Instant::now(),
+    };
     let batch = 64 * pool.current_num_threads() as u64;
     let stats = pool.install(|| {
         exhaustive_run::run(&cfg, &work, start, batch, &|n| pb.inc(n), &mut |done, s| {
@@ -453,7 +544,11 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
     })?;
     pb.finish_and_clear();
     let seconds = began.elapsed().as_secs_f64();
-    anyhow::ensure!(stats.deals == deals, "internal error: counted {} deals of {deals}", stats.deals);
+    anyhow::ensure!(
+        stats.deals == deals,
+        "internal error: counted {} deals of {deals}",
+        stats.deals
+    );
     let longest = stats.longest.as_ref().map(|l| {
         let pos = engine::multi::MultiPosition::deal(&l.deal, a.players);
         json!({"position": pos.to_string(), "cards": l.cards, "tricks": l.tricks})
@@ -481,19 +576,38 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
         out.json(&v)?;
         return Ok(ExitCode::SUCCESS);
     }
-    writeln!(out, "deck              {deck}, {} players ({method})", a.players)?;
+    writeln!(
+        out,
+        "deck              {deck}, {} players ({method})",
+        a.players
+    )?;
     writeln!(out, "deals             {}", stats.deals)?;
-    writeln!(out, "cycles            {} deals never end, {} distinct cycles", stats.cycles, stats.distinct_cycles.len())?;
+    writeln!(
+        out,
+        "cycles            {} deals never end, {} distinct cycles",
+        stats.cycles,
+        stats.distinct_cycles.len()
+    )?;
     for (p, w) in stats.wins.iter().enumerate() {
         writeln!(out, "player {} wins    {w}", p + 1)?;
     }
     if let Some(l) = &v["longest"].as_object() {
-        writeln!(out, "longest           {} cards, {} tricks: {}", l["cards"], l["tricks"], l["position"].as_str().unwrap_or(""))?;
+        writeln!(
+            out,
+            "longest           {} cards, {} tricks: {}",
+            l["cards"],
+            l["tricks"],
+            l["position"].as_str().unwrap_or("")
+        )?;
     }
     for (id, c) in &stats.distinct_cycles {
         writeln!(out, "  cycle {id}  period {}  deals {}", c.period, c.deals)?;
     }
-    writeln!(out, "seconds           {seconds:.2} ({} threads)", pool.current_num_threads())?;
+    writeln!(
+        out,
+        "seconds           {seconds:.2} ({} threads)",
+        pool.current_num_threads()
+    )?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }

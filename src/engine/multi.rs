@@ -203,7 +203,10 @@ pub fn trick_in_place(
 }
 
 fn hands_of(pos: &MultiPosition) -> Hands {
-    pos.hands.iter().map(|h| h.iter().copied().collect()).collect()
+    pos.hands
+        .iter()
+        .map(|h| h.iter().copied().collect())
+        .collect()
 }
 
 fn position_of(hands: &Hands, to_move: u8) -> MultiPosition {

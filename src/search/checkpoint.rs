@@ -65,7 +65,10 @@ pub fn save<C: Serialize, S: Serialize>(
         "done": done,
         "state": state,
     });
-    write_atomic(path, &serde_json::to_vec(&v).map_err(std::io::Error::other)?)
+    write_atomic(
+        path,
+        &serde_json::to_vec(&v).map_err(std::io::Error::other)?,
+    )
 }
 
 /// Loads a checkpoint of search `kind` made with `config`: `(done, state)`.
@@ -91,7 +94,10 @@ pub fn load<C: Serialize, S: DeserializeOwned>(
     if v.get("magic").and_then(Value::as_str) != Some(MAGIC) {
         return Err(foreign());
     }
-    let version = v.get("version").and_then(Value::as_u64).ok_or_else(foreign)?;
+    let version = v
+        .get("version")
+        .and_then(Value::as_u64)
+        .ok_or_else(foreign)?;
     if version != VERSION as u64 {
         return Err(CheckpointError::Version {
             path: path.to_path_buf(),

@@ -114,11 +114,20 @@ pub fn deal_count(deck: &DeckSpec) -> Option<u128> {
 
 /// Plays one deal (cards in deal order) and adds it to `stats`: the shared per-deal path of
 /// [`naive`] for any number of players.
-pub fn play_deal(cards: &[Card], players: usize, stats: &mut ExhaustiveStats, scratch: &mut multi::Scratch) {
+pub fn play_deal(
+    cards: &[Card],
+    players: usize,
+    stats: &mut ExhaustiveStats,
+    scratch: &mut multi::Scratch,
+) {
     let (winner, tricks, played) = if players == 2 && cards.len() <= SMALL_CAP {
         let h1 = cards.len().div_ceil(2);
         match play_state(&Small::from_hands(&cards[..h1], &cards[h1..], 0)) {
-            Outcome::Terminates { winner, tricks, cards } => (winner, tricks, cards),
+            Outcome::Terminates {
+                winner,
+                tricks,
+                cards,
+            } => (winner, tricks, cards),
             Outcome::Cycle(c) => {
                 stats.add_cycle(c.cycle_id.to_string(), c.period, 1);
                 return;
@@ -126,8 +135,14 @@ pub fn play_deal(cards: &[Card], players: usize, stats: &mut ExhaustiveStats, sc
         }
     } else {
         match multi::play(&MultiPosition::deal(cards, players), scratch) {
-            MultiOutcome::Terminates { winner, tricks, cards } => (winner, tricks, cards),
-            MultiOutcome::Cycle { period, cycle_id, .. } => {
+            MultiOutcome::Terminates {
+                winner,
+                tricks,
+                cards,
+            } => (winner, tricks, cards),
+            MultiOutcome::Cycle {
+                period, cycle_id, ..
+            } => {
                 stats.add_cycle(cycle_id.to_string(), period, 1);
                 return;
             }
@@ -198,9 +213,17 @@ pub struct Node {
 enum Sim {
     /// `player` must play the unread card `depth` cards below the top of their hand at the start of
     /// the trick.
-    Unknown { player: usize, depth: u32 },
-    Next { cards: u32 },
-    End { winner: u8, cards: u32 },
+    Unknown {
+        player: usize,
+        depth: u32,
+    },
+    Next {
+        cards: u32,
+    },
+    End {
+        winner: u8,
+        cards: u32,
+    },
 }
 
 impl Node {
@@ -246,16 +269,16 @@ impl Node {
                 break;
             }
         }
-        'pay: loop {
-            for _ in 0..debt {
-                let c = play!();
-                if c != 0 {
-                    debt = c;
-                    p ^= 1;
-                    continue 'pay;
-                }
+        // Payment: `p` owes `debt`; a penalty card hands a new debt back.
+        let mut paid = 0;
+        while paid < debt {
+            let c = play!();
+            paid += 1;
+            if c != 0 {
+                debt = c;
+                paid = 0;
+                p ^= 1;
             }
-            break;
         }
         let w = p ^ 1;
         // len[w] + n <= MAX_CARDS and n >= 1, so the shift stays below 128.
@@ -263,13 +286,18 @@ impl Node {
         self.len[w] += n as u8;
         self.to_move = w as u8;
         if self.len[p] == 0 {
-            return Sim::End { winner: w as u8, cards: n };
+            return Sim::End {
+                winner: w as u8,
+                cards: n,
+            };
         }
         Sim::Next { cards: n }
     }
 
     fn hand(&self, p: usize) -> Vec<Card> {
-        (0..self.len[p] as u32).map(|i| nibble(self.hands[p], i)).collect()
+        (0..self.len[p] as u32)
+            .map(|i| nibble(self.hands[p], i))
+            .collect()
     }
 }
 
@@ -288,14 +316,23 @@ struct Ctx {
 /// The root node of `deck`: every card unread.
 fn root(deck: &DeckSpec) -> (Ctx, Node) {
     let n = deck.total();
-    assert!(n <= MAX_CARDS, "the fast path holds at most {MAX_CARDS} cards");
+    assert!(
+        n <= MAX_CARDS,
+        "the fast path holds at most {MAX_CARDS} cards"
+    );
     let h1 = n.div_ceil(2);
-    let all_unknown = |k: usize| if k == 0 { 0 } else { Packed::MAX >> (128 - 4 * k) };
+    let all_unknown = |k: usize| {
+        if k == 0 {
+            0
+        } else {
+            Packed::MAX >> (128 - 4 * k)
+        }
+    };
     let mut stride = [0u32; KINDS];
     let mut size = 1u32;
-    for k in 0..KINDS {
-        stride[k] = size;
-        size *= deck.counts[k] + 1;
+    for (s, &c) in stride.iter_mut().zip(&deck.counts) {
+        *s = size;
+        size *= c + 1;
     }
     let node = Node {
         hands: [all_unknown(h1), all_unknown(n - h1)],

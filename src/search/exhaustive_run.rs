@@ -52,7 +52,13 @@ impl ExhaustiveConfig {
                 deals: deal_count(&self.deck).map_or("more than 2^128".into(), |d| format!("{d}")),
             })?;
         if self.players == 2 && !self.naive && self.deck.total() <= MAX_CARDS {
-            Ok((deals, Work::Tasks(Box::new(Plan::new(&self.deck, (deals / SPLIT_PARTS).max(1))))))
+            Ok((
+                deals,
+                Work::Tasks(Box::new(Plan::new(
+                    &self.deck,
+                    (deals / SPLIT_PARTS).max(1),
+                ))),
+            ))
         } else {
             Ok((deals, Work::Ranks { deals }))
         }
@@ -69,7 +75,13 @@ impl Work {
     }
 
     /// Counts units `from..to` on the current rayon pool; `progress` gets the deals of each unit.
-    pub fn run_units(&self, cfg: &ExhaustiveConfig, from: u64, to: u64, progress: &(dyn Fn(u64) + Sync)) -> ExhaustiveStats {
+    pub fn run_units(
+        &self,
+        cfg: &ExhaustiveConfig,
+        from: u64,
+        to: u64,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> ExhaustiveStats {
         let one = |u: u64| -> ExhaustiveStats {
             let s = match self {
                 Work::Tasks(p) => p.run_task(u as usize),
@@ -82,16 +94,13 @@ impl Work {
             progress(s.deals);
             s
         };
-        (from..to)
-            .into_par_iter()
-            .map(one)
-            .reduce(
-                || ExhaustiveStats::new(cfg.players),
-                |mut a, b| {
-                    a.merge(b);
-                    a
-                },
-            )
+        (from..to).into_par_iter().map(one).reduce(
+            || ExhaustiveStats::new(cfg.players),
+            |mut a, b| {
+                a.merge(b);
+                a
+            },
+        )
     }
 }
 

@@ -32,7 +32,9 @@ pub struct RandomConfig {
 
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum ConfigError {
-    #[error("{players} players need at least 2 and at most {cards} (one card each) for deck {deck}")]
+    #[error(
+        "{players} players need at least 2 and at most {cards} (one card each) for deck {deck}"
+    )]
     Players {
         players: usize,
         cards: usize,
@@ -59,7 +61,10 @@ impl RandomConfig {
                     players: self.players,
                 });
             }
-            let faces: usize = self.deck.counts[1..].iter().map(|&c| (c / p) as usize).sum();
+            let faces: usize = self.deck.counts[1..]
+                .iter()
+                .map(|&c| (c / p) as usize)
+                .sum();
             if hand_sizes(self.deck.total(), self.players).any(|s| s < faces) {
                 return Err(ConfigError::FacesTooMany {
                     deck,
@@ -87,7 +92,10 @@ impl RandomConfig {
         for size in hand_sizes(self.deck.total(), self.players) {
             let start = cards.len();
             for kind in 1..KINDS {
-                cards.extend(std::iter::repeat_n(kind as Card, (self.deck.counts[kind] / p) as usize));
+                cards.extend(std::iter::repeat_n(
+                    kind as Card,
+                    (self.deck.counts[kind] / p) as usize,
+                ));
             }
             let numbers = size - (cards.len() - start);
             cards.extend(std::iter::repeat_n(0, numbers));

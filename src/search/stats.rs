@@ -47,11 +47,19 @@ pub struct GameStats {
 }
 
 fn by_cards(r: &Ranked) -> (std::cmp::Reverse<u64>, std::cmp::Reverse<u64>, u64) {
-    (std::cmp::Reverse(r.cards), std::cmp::Reverse(r.tricks), r.index)
+    (
+        std::cmp::Reverse(r.cards),
+        std::cmp::Reverse(r.tricks),
+        r.index,
+    )
 }
 
 fn by_tricks(r: &Ranked) -> (std::cmp::Reverse<u64>, std::cmp::Reverse<u64>, u64) {
-    (std::cmp::Reverse(r.tricks), std::cmp::Reverse(r.cards), r.index)
+    (
+        std::cmp::Reverse(r.tricks),
+        std::cmp::Reverse(r.cards),
+        r.index,
+    )
 }
 
 /// Inserts `r` into a list kept sorted by `key` and at most `top` long.
