@@ -19,6 +19,9 @@ pub struct Series<'a> {
     pub hist: &'a [u64],
 }
 
+/// Lengths per plotted bin.
+const BIN: usize = 10;
+
 const COLOURS: [RGBColor; 4] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
@@ -51,7 +54,7 @@ pub fn histogram_svg(
         .max()
         .unwrap_or(1)
         .max(1);
-    let y_min = 0.5 / largest as f64;
+    let y_min = 0.5 / largest as f64 / BIN as f64;
     // Drawn into memory, then written atomically.
     let mut svg = String::new();
     {
@@ -67,19 +70,26 @@ pub fn histogram_svg(
         chart
             .configure_mesh()
             .x_desc(x_label)
-            .y_desc("fraction of games")
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_desc("fraction of games per length")
             .y_label_formatter(&|v| format!("{v:.0e}"))
             .draw()
             .map_err(|e| err(&e))?;
         for (i, s) in series.iter().enumerate() {
             let total = s.hist.iter().sum::<u64>().max(1) as f64;
             let colour = COLOURS[i % COLOURS.len()];
+            // Bins of BIN lengths, drawn at their middle: the tail holds a few games per length,
+            // and single lengths would draw noise.
             let points: Vec<(f64, f64)> = s
                 .hist
-                .iter()
+                .chunks(BIN)
                 .enumerate()
-                .filter(|&(_, &n)| n > 0)
-                .map(|(x, &n)| (x as f64, n as f64 / total))
+                .filter(|&(_, c)| c.iter().any(|&n| n > 0))
+                .map(|(i, c)| {
+                    let n: u64 = c.iter().sum();
+                    let x = (i * BIN) as f64 + BIN as f64 / 2.0;
+                    (x, n as f64 / total / BIN as f64)
+                })
                 .collect();
             chart
                 .draw_series(points.iter().map(|&p| Circle::new(p, 2, colour.filled())))
