@@ -103,9 +103,10 @@ Examples:
   ansatz search exhaustive --deck 3-1J1Q1K1A --players 3
   ansatz search exhaustive --deck 16-2J2Q2K2A --resume
 
-Two-player decks of up to 64 cards share the play of deals that agree on every card read so far
+Two-player decks of up to 32 cards share the play of deals that agree on every card read so far
 (one game per subtree, weighted by the arrangements of the unread cards); --naive plays every
-deal separately (the checker). A checkpoint under --out lets --resume finish an interrupted run.")]
+deal separately (the checker). The result (with the command and version) and a checkpoint go to
+--out (default results/); --resume finishes an interrupted run.")]
 pub struct ExhaustiveArgs {
     /// Deck: counts like 6-2J2Q2K2A (standard and camicia are far too large to exhaust).
     #[arg(long, value_name = "SPEC")]
@@ -571,6 +572,16 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
         "threads": pool.current_num_threads(),
         "method": method,
     });
+    let mut record = v.clone();
+    record["command"] = json!(command_line());
+    record["version"] = json!(env!("CARGO_PKG_VERSION"));
+    let result = a.out.join(format!(
+        "exhaustive-{}-{}p.json",
+        deck_tag(&deck),
+        a.players
+    ));
+    write_atomic(&result, format!("{record}\n").as_bytes())
+        .with_context(|| format!("writing {}", result.display()))?;
     let mut out = Out::new();
     if a.json {
         out.json(&v)?;
@@ -608,6 +619,7 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
         "seconds           {seconds:.2} ({} threads)",
         pool.current_num_threads()
     )?;
+    writeln!(out, "results           {}", result.display())?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
