@@ -523,13 +523,11 @@ fn child(ctx: &Ctx, node: &Node, player: usize, depth: u32, kind: usize) -> Node
 
 /// `h` with every [`UNKNOWN`] among its first `len` cards replaced by `kind`.
 fn fill(h: Packed, len: u32, kind: Card) -> Packed {
-    let mut out = h;
-    for i in 0..len {
-        if nibble(h, i) == UNKNOWN {
-            out ^= ((UNKNOWN ^ kind) as Packed) << (4 * i);
-        }
-    }
-    out
+    // One bit at the bottom of every all-ones nibble; times (UNKNOWN ^ kind) flips each to `kind`
+    // without carries. Nibbles past `len` are zero and never match.
+    debug_assert!(len == 32 || h >> (4 * len) == 0);
+    let unknown = h & (h >> 1) & (h >> 2) & (h >> 3) & LOW_BITS;
+    h ^ unknown * (UNKNOWN ^ kind) as Packed
 }
 
 /// Fixes every unread card to the one kind left.
