@@ -527,7 +527,7 @@ fn fill(h: Packed, len: u32, kind: Card) -> Packed {
     // without carries. Nibbles past `len` are zero and never match.
     debug_assert!(len == 32 || h >> (4 * len) == 0);
     let unknown = h & (h >> 1) & (h >> 2) & (h >> 3) & LOW_BITS;
-    h ^ unknown * (UNKNOWN ^ kind) as Packed
+    h ^ (unknown * (UNKNOWN ^ kind) as Packed)
 }
 
 /// Fixes every unread card to the one kind left.
