@@ -7,7 +7,7 @@
 //! branches over the kinds still left in the multiset; when the game ends first, the whole subtree
 //! (every arrangement of the unfixed cards: a multinomial) shares its winner, tricks and cards. When
 //! every card is fixed the subtree is one deal: it is played on in place and, if it has not ended
-//! after [`IN_PLACE_TRICKS`] tricks, by the exact cycle engine (cycles are only ever reported from
+//! after `IN_PLACE_TRICKS` tricks, by the exact cycle engine (cycles are only ever reported from
 //! such fully fixed deals). [`naive`] plays every deal separately (rank/unrank + engine) and is the
 //! checker; `tests/search.rs` demands equal statistics from both on random small decks.
 //!
