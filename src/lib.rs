@@ -14,3 +14,4 @@ pub mod library;
 pub mod notation;
 pub mod position;
 pub mod rng;
+pub mod search;

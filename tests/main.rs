@@ -9,3 +9,5 @@ mod common;
 mod engine;
 /// Pieces: enumeration vs naive checker, templates, classes, libraries, checkpoints, mutate.
 mod pieces;
+/// Search: exhaustive known answers, prefix sharing vs every deal, multi-player engine, resume, bad input.
+mod search;

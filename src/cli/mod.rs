@@ -12,6 +12,7 @@ mod output;
 mod play;
 mod predecessors;
 mod progress;
+mod search;
 
 use std::process::ExitCode;
 
@@ -35,6 +36,8 @@ Examples:
   ansatz bench --games 1000000 --threads 2 --json
   ansatz predecessors 'J--/-J- (2)'
   ansatz family --json
+  ansatz search random --games 1000000 --plot lengths.svg
+  ansatz search exhaustive --deck 6-2J2Q2K2A
 
 Positions are HAND1/HAND2 (n), top card first: dash notation (-JQKA), playing cards
 (10S 9♣ KH ...) or Paulhus digits (--notation digits). Exit codes: 0 ok, 1 nothing found,
@@ -51,6 +54,8 @@ enum Command {
     FindPieces(find_pieces::Args),
     Inspect(inspect::Args),
     Mutate(mutate::Args),
+    /// Search many deals: random deals with statistics, or every deal of a small deck.
+    Search(search::Args),
 }
 
 /// Runs the command line and maps errors to exit codes. A broken pipe is not an error.
@@ -66,6 +71,7 @@ pub fn main() -> ExitCode {
         Command::FindPieces(a) => find_pieces::run(a),
         Command::Inspect(a) => inspect::run(a),
         Command::Mutate(a) => mutate::run(a),
+        Command::Search(a) => search::run(a),
     };
     match result {
         Ok(code) => code,

@@ -9,6 +9,7 @@
 pub mod bits;
 pub mod cycle;
 pub mod fast;
+pub mod multi;
 pub mod reference;
 pub mod trace;
 

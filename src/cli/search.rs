@@ -1,0 +1,625 @@
+//! `ansatz search random|exhaustive`: arguments → validated configurations → `search::*`, with a
+//! progress bar, checkpoints under `--out`, results files and text or JSON output.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use serde_json::{Value, json};
+
+use super::bench::pool;
+use super::output::{BadInput, Out};
+use super::play::parse_deck;
+use super::progress;
+use crate::card::DeckSpec;
+use crate::engine::multi::{self, MultiOutcome};
+use crate::engine::{self as engine, Outcome, reference};
+use crate::position::Position;
+use crate::search::checkpoint::{self, CheckpointError, write_atomic};
+use crate::search::exhaustive::ExhaustiveStats;
+use crate::search::exhaustive_run::{self, ExhaustiveConfig, Work};
+use crate::search::plot::{Series, histogram_svg};
+use crate::search::random::{self, RandomConfig};
+use crate::search::stats::{GameStats, Ranked};
+
+/// Search many deals: random deals with statistics, or every deal of a small deck.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    command: SearchCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum SearchCommand {
+    Random(RandomArgs),
+    Exhaustive(ExhaustiveArgs),
+}
+
+/// Play seeded random deals: cycles found (verified), the longest games, means, medians, wins per
+/// seat, length histograms and the half-life of the tail.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  ansatz search random --games 10000000 --threads 2
+  ansatz search random --games 1000000 --plot lengths.svg --overlay-balanced
+  ansatz search random --players 4 --games 100000 --json
+  ansatz search random --deck camicia --balanced-faces --top 5
+  ansatz search random --games 100000000 --resume      # after Ctrl-C or kill -9
+
+Deal i under seed s is a pure function of (s, i); deals are played in fixed chunks of 4096, so
+the results are the same for any thread count. Found cycles, the longest games and a summary go
+to --out (default results/); a checkpoint there lets --resume finish an interrupted run with the
+same result. Means, medians and histograms count terminating games.")]
+pub struct RandomArgs {
+    /// Number of deals to play.
+    #[arg(long, default_value_t = 1_000_000)]
+    games: u64,
+    /// Seed of the deals.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Deck: standard, camicia, or counts like 16-2J2Q2K2A.
+    #[arg(long, default_value = "standard", value_name = "SPEC")]
+    deck: String,
+    /// Number of players (multi-player rules: docs/multiplayer-rules.md).
+    #[arg(long, default_value_t = 2)]
+    players: usize,
+    /// Deal each player the same number of each face card.
+    #[arg(long)]
+    balanced_faces: bool,
+    /// How many longest games to list (by cards and by tricks).
+    #[arg(long, default_value_t = 10)]
+    top: usize,
+    /// Draw the histogram of game lengths (cards, log scale) into this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+    /// With --plot: also play as many balanced-face deals and overlay their histogram.
+    #[arg(long, requires = "plot")]
+    overlay_balanced: bool,
+    /// Directory of results and checkpoints.
+    #[arg(long, default_value = "results", value_name = "DIR")]
+    out: PathBuf,
+    /// Continue the interrupted run with the same options from its checkpoint.
+    #[arg(long)]
+    resume: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Play every distinct deal of a small deck (hands split as equally as possible, player 1 first).
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  ansatz search exhaustive --deck 6-2J2Q2K2A          # Paulhus 1999: 7567560 deals, 1260 cycles
+  ansatz search exhaustive --deck 16-2J2Q2K2A --threads 2 --json
+  ansatz search exhaustive --deck 3-1J1Q1K1A --players 3
+  ansatz search exhaustive --deck 16-2J2Q2K2A --resume
+
+Two-player decks of up to 32 cards share the play of deals that agree on every card read so far
+(one game per subtree, weighted by the arrangements of the unread cards); --naive plays every
+deal separately (the checker). The result (with the command and version) and a checkpoint go to
+--out (default results/); --resume finishes an interrupted run.")]
+pub struct ExhaustiveArgs {
+    /// Deck: counts like 6-2J2Q2K2A (standard and camicia are far too large to exhaust).
+    #[arg(long, value_name = "SPEC")]
+    deck: String,
+    /// Number of players.
+    #[arg(long, default_value_t = 2)]
+    players: usize,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Play every deal separately (rank/unrank + engine) instead of sharing prefixes.
+    #[arg(long)]
+    naive: bool,
+    /// Directory of checkpoints.
+    #[arg(long, default_value = "results", value_name = "DIR")]
+    out: PathBuf,
+    /// Continue the interrupted run with the same options from its checkpoint.
+    #[arg(long)]
+    resume: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    match args.command {
+        SearchCommand::Random(a) => run_random(a),
+        SearchCommand::Exhaustive(a) => run_exhaustive(a),
+    }
+}
+
+/// The command line as typed, for results files.
+fn command_line() -> String {
+    std::env::args().collect::<Vec<_>>().join(" ")
+}
+
+/// Turns a missing checkpoint into bad input; other checkpoint errors too (foreign, version, other
+/// search), since they come from what the user pointed at.
+fn checkpoint_error(e: CheckpointError) -> anyhow::Error {
+    BadInput(e.to_string()).into()
+}
+
+/// Saves at most once a second, and always at the end: the last batch is never lost.
+struct Saver {
+    last: Instant,
+}
+
+impl Saver {
+    fn due(&mut self, finished: bool) -> bool {
+        if finished || self.last.elapsed().as_secs_f64() >= 1.0 {
+            self.last = Instant::now();
+            true
+        } else {
+            false
+        }
+    }
+}
+
+fn deck_tag(deck: &DeckSpec) -> String {
+    deck.to_string()
+}
+
+fn run_random(a: RandomArgs) -> Result<ExitCode> {
+    let deck = parse_deck(&a.deck)?;
+    let cfg = RandomConfig {
+        deck,
+        players: a.players,
+        balanced_faces: a.balanced_faces,
+        seed: a.seed,
+        games: a.games,
+        top: a.top,
+    };
+    cfg.validate().map_err(|e| BadInput(e.to_string()))?;
+    if a.overlay_balanced {
+        RandomConfig {
+            balanced_faces: true,
+            ..cfg.clone()
+        }
+        .validate()
+        .map_err(|e| BadInput(e.to_string()))?;
+    }
+    let pool = pool(a.threads)?;
+    let name = format!(
+        "random-{}-{}p{}-seed{}",
+        deck_tag(&deck),
+        a.players,
+        if a.balanced_faces { "-balanced" } else { "" },
+        a.seed
+    );
+    let ckpt = a.out.join(format!("{name}.checkpoint.json"));
+    let start = if a.resume {
+        Some(checkpoint::load::<_, GameStats>(&ckpt, "random", &cfg).map_err(checkpoint_error)?)
+    } else {
+        None
+    };
+    let resumed_games = start.as_ref().map_or(0, |(_, s)| s.games);
+    let quiet = a.quiet || a.json;
+    let pb = progress::bar(a.games, "games", quiet);
+    pb.inc(resumed_games);
+    let began = Instant::now();
+    let total_chunks = random::chunks(a.games);
+    let mut saver = Saver {
+        last: Instant::now(),
+    };
+    let batch = 16 * pool.current_num_threads() as u64;
+    let stats = pool.install(|| {
+        random::run(&cfg, start, batch, &|n| pb.inc(n), &mut |done, s| {
+            if saver.due(done == total_chunks) {
+                checkpoint::save(&ckpt, "random", &cfg, done, s)
+                    .with_context(|| format!("writing checkpoint {}", ckpt.display()))
+            } else {
+                Ok(())
+            }
+        })
+    })?;
+    let seconds = began.elapsed().as_secs_f64();
+    pb.finish_and_clear();
+    let threads = pool.current_num_threads();
+    let rate = (stats.games - resumed_games) as f64 / seconds.max(1e-9);
+
+    // Every cycle is checked with the reference engine before it is reported.
+    for c in &stats.cycles {
+        verify_cycle(&cfg, c.index, &c.cycle_id)?;
+    }
+
+    let mut overlay = None;
+    if a.overlay_balanced && !a.balanced_faces {
+        let bcfg = RandomConfig {
+            balanced_faces: true,
+            ..cfg.clone()
+        };
+        let pb = progress::bar(a.games, "balanced games", quiet);
+        let s = pool.install(|| random::play_chunks(&bcfg, 0, total_chunks, &|n| pb.inc(n)));
+        pb.finish_and_clear();
+        overlay = Some(s);
+    }
+    if let Some(path) = &a.plot {
+        let label = |balanced: bool, s: &GameStats| {
+            format!(
+                "{} deals ({}, mean {:.0} cards)",
+                if balanced { "balanced-face" } else { "uniform" },
+                s.terminating,
+                s.mean_cards()
+            )
+        };
+        let mut series = vec![Series {
+            label: label(a.balanced_faces, &stats),
+            hist: &stats.hist_cards,
+        }];
+        if let Some(o) = &overlay {
+            series.push(Series {
+                label: label(true, o),
+                hist: &o.hist_cards,
+            });
+        }
+        let title = format!("Game lengths, deck {deck}, {} players", a.players);
+        histogram_svg(path, &title, "cards played", &series)?;
+    }
+
+    let v = random_json(&cfg, &stats, seconds, rate, threads);
+    write_random_results(&a.out, &name, &cfg, &stats, &v)?;
+    let mut out = Out::new();
+    if a.json {
+        out.json(&v)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        out,
+        "deck              {deck}, {} players{}",
+        a.players,
+        if a.balanced_faces {
+            ", balanced faces"
+        } else {
+            ""
+        }
+    )?;
+    writeln!(out, "games             {}", stats.games)?;
+    writeln!(out, "cycles            {}", stats.cycles.len())?;
+    for c in &stats.cycles {
+        writeln!(
+            out,
+            "  deal {:>12}  {}  preperiod {} period {}  cycle_id {}",
+            c.index,
+            cfg.position(c.index),
+            c.preperiod,
+            c.period,
+            c.cycle_id
+        )?;
+    }
+    writeln!(
+        out,
+        "mean cards        {:.2}   median {}",
+        stats.mean_cards(),
+        stats.median_cards().unwrap_or(0)
+    )?;
+    writeln!(
+        out,
+        "mean tricks       {:.2}   median {}",
+        stats.mean_tricks(),
+        stats.median_tricks().unwrap_or(0)
+    )?;
+    let shares: Vec<String> = stats
+        .wins
+        .iter()
+        .enumerate()
+        .map(|(p, &w)| {
+            format!(
+                "player {} {:.2}%",
+                p + 1,
+                100.0 * w as f64 / stats.terminating.max(1) as f64
+            )
+        })
+        .collect();
+    writeln!(out, "wins              {}", shares.join(", "))?;
+    match stats.half_life_tricks() {
+        Some(h) => writeln!(out, "tail half-life    {h:.2} tricks")?,
+        None => writeln!(out, "tail half-life    (too few games)")?,
+    }
+    writeln!(
+        out,
+        "games/s           {rate:.0} ({:.0} per thread, {threads} threads, {seconds:.2} s)",
+        rate / threads as f64
+    )?;
+    for (title, list) in [
+        ("longest by cards", &stats.longest_by_cards),
+        ("longest by tricks", &stats.longest_by_tricks),
+    ] {
+        writeln!(out, "{title}:")?;
+        for r in list.iter() {
+            writeln!(
+                out,
+                "  {:>5} cards {:>4} tricks  deal {:>12}  {}",
+                r.cards,
+                r.tricks,
+                r.index,
+                cfg.position(r.index)
+            )?;
+        }
+    }
+    writeln!(out, "histogram (cards, games per 50-card bin):")?;
+    for (bin, n) in binned(&stats.hist_cards, 50) {
+        writeln!(out, "  {:>5}-{:<5} {n}", bin, bin + 49)?;
+    }
+    writeln!(
+        out,
+        "results           {}",
+        a.out.join(format!("{name}.jsonl")).display()
+    )?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Sums of `hist` over bins of `width`, non-empty bins only.
+fn binned(hist: &[u64], width: usize) -> Vec<(usize, u64)> {
+    hist.chunks(width)
+        .enumerate()
+        .map(|(i, c)| (i * width, c.iter().sum()))
+        .filter(|&(_, n)| n > 0)
+        .collect()
+}
+
+/// Replays deal `index` with the reference engine and checks it cycles with the same id.
+fn verify_cycle(cfg: &RandomConfig, index: u64, id: &str) -> Result<()> {
+    let pos = cfg.position(index);
+    let ok = if cfg.players == 2 {
+        let p = Position::new(pos.hands[0].clone(), pos.hands[1].clone(), 0);
+        matches!(reference::play(&p), Outcome::Cycle(c) if c.cycle_id.to_string() == id)
+    } else {
+        matches!(multi::reference_play(&pos), MultiOutcome::Cycle { cycle_id, .. } if cycle_id.to_string() == id)
+    };
+    anyhow::ensure!(
+        ok,
+        "internal error: deal {index} ({pos}) did not verify as a cycle"
+    );
+    Ok(())
+}
+
+fn ranked_json(cfg: &RandomConfig, list: &[Ranked]) -> Value {
+    list.iter()
+        .map(|r| json!({"index": r.index, "position": cfg.position(r.index).to_string(), "cards": r.cards, "tricks": r.tricks}))
+        .collect()
+}
+
+fn random_json(
+    cfg: &RandomConfig,
+    s: &GameStats,
+    seconds: f64,
+    rate: f64,
+    threads: usize,
+) -> Value {
+    let term = s.terminating.max(1) as f64;
+    json!({
+        "deck": cfg.deck.to_string(),
+        "players": cfg.players,
+        "balanced_faces": cfg.balanced_faces,
+        "seed": cfg.seed,
+        "games": s.games,
+        "terminating": s.terminating,
+        "cycles": s.cycles.iter().map(|c| json!({
+            "index": c.index,
+            "position": cfg.position(c.index).to_string(),
+            "preperiod": c.preperiod,
+            "period": c.period,
+            "tricks": c.tricks,
+            "cards": c.cards,
+            "cycle_cards": c.cycle_cards,
+            "cycle_id": c.cycle_id,
+            "verified": true,
+        })).collect::<Value>(),
+        "longest_by_cards": ranked_json(cfg, &s.longest_by_cards),
+        "longest_by_tricks": ranked_json(cfg, &s.longest_by_tricks),
+        "mean_cards": s.mean_cards(),
+        "mean_tricks": s.mean_tricks(),
+        "median_cards": s.median_cards(),
+        "median_tricks": s.median_tricks(),
+        "wins": s.wins,
+        "win_shares": s.wins.iter().map(|&w| w as f64 / term).collect::<Vec<_>>(),
+        "half_life_tricks": s.half_life_tricks(),
+        "histogram_cards": s.hist_cards,
+        "histogram_tricks": s.hist_tricks,
+        "seconds": seconds,
+        "threads": threads,
+        "games_per_second": rate,
+        "games_per_second_per_thread": rate / threads as f64,
+    })
+}
+
+/// `DIR/NAME.jsonl` (a header line, then one line per cycle and per longest game) and `DIR/NAME.txt`
+/// (a readable summary), each naming the command and version.
+fn write_random_results(
+    dir: &Path,
+    name: &str,
+    cfg: &RandomConfig,
+    s: &GameStats,
+    v: &Value,
+) -> Result<()> {
+    let version = env!("CARGO_PKG_VERSION");
+    let command = command_line();
+    let mut lines = vec![
+        json!({"kind": "header", "command": command, "version": version, "deck": v["deck"], "players": cfg.players, "balanced_faces": cfg.balanced_faces, "seed": cfg.seed, "games": s.games}),
+    ];
+    for c in v["cycles"].as_array().into_iter().flatten() {
+        let mut c = c.clone();
+        c["kind"] = json!("cycle");
+        lines.push(c);
+    }
+    for key in ["longest_by_cards", "longest_by_tricks"] {
+        for (rank, g) in v[key].as_array().into_iter().flatten().enumerate() {
+            let mut g = g.clone();
+            g["kind"] = json!(key);
+            g["rank"] = json!(rank + 1);
+            lines.push(g);
+        }
+    }
+    let mut text = String::new();
+    for l in &lines {
+        text.push_str(&l.to_string());
+        text.push('\n');
+    }
+    let jsonl = dir.join(format!("{name}.jsonl"));
+    write_atomic(&jsonl, text.as_bytes())
+        .with_context(|| format!("writing {}", jsonl.display()))?;
+    let summary = format!(
+        "# ansatz {version}: {command}\ndeck {} players {} balanced_faces {} seed {}\ngames {} cycles {}\nmean_cards {:.3} median_cards {}\nmean_tricks {:.3} median_tricks {}\nwins {:?}\nhalf_life_tricks {}\n{}",
+        v["deck"].as_str().unwrap_or(""),
+        cfg.players,
+        cfg.balanced_faces,
+        cfg.seed,
+        s.games,
+        s.cycles.len(),
+        s.mean_cards(),
+        s.median_cards().unwrap_or(0),
+        s.mean_tricks(),
+        s.median_tricks().unwrap_or(0),
+        s.wins,
+        s.half_life_tricks()
+            .map_or("-".into(), |h| format!("{h:.3}")),
+        s.cycles
+            .iter()
+            .map(|c| format!(
+                "cycle deal {} {} period {} id {}\n",
+                c.index,
+                cfg.position(c.index),
+                c.period,
+                c.cycle_id
+            ))
+            .collect::<String>(),
+    );
+    let txt = dir.join(format!("{name}.txt"));
+    write_atomic(&txt, summary.as_bytes()).with_context(|| format!("writing {}", txt.display()))?;
+    Ok(())
+}
+
+fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
+    let deck = parse_deck(&a.deck)?;
+    let cfg = ExhaustiveConfig {
+        deck,
+        players: a.players,
+        naive: a.naive,
+    };
+    let began = Instant::now();
+    let (deals, work) = cfg.plan().map_err(|e| BadInput(e.to_string()))?;
+    let pool = pool(a.threads)?;
+    let ckpt = a.out.join(format!(
+        "exhaustive-{}-{}p{}.checkpoint.json",
+        deck_tag(&deck),
+        a.players,
+        if a.naive { "-naive" } else { "" }
+    ));
+    let start = if a.resume {
+        Some(
+            checkpoint::load::<_, ExhaustiveStats>(&ckpt, "exhaustive", &cfg)
+                .map_err(checkpoint_error)?,
+        )
+    } else {
+        None
+    };
+    let pb = progress::bar(deals, "deals", a.quiet || a.json);
+    let total = work.units();
+    let mut saver = Saver {
+        last: Instant::now(),
+    };
+    let batch = 64 * pool.current_num_threads() as u64;
+    let stats = pool.install(|| {
+        exhaustive_run::run(&cfg, &work, start, batch, &|n| pb.inc(n), &mut |done, s| {
+            if saver.due(done == total) {
+                checkpoint::save(&ckpt, "exhaustive", &cfg, done, s)
+                    .with_context(|| format!("writing checkpoint {}", ckpt.display()))
+            } else {
+                Ok(())
+            }
+        })
+    })?;
+    pb.finish_and_clear();
+    let seconds = began.elapsed().as_secs_f64();
+    anyhow::ensure!(
+        stats.deals == deals,
+        "internal error: counted {} deals of {deals}",
+        stats.deals
+    );
+    let longest = stats.longest.as_ref().map(|l| {
+        let pos = engine::multi::MultiPosition::deal(&l.deal, a.players);
+        json!({"position": pos.to_string(), "cards": l.cards, "tricks": l.tricks})
+    });
+    let method = match work {
+        Work::Tasks(_) => "prefix-sharing",
+        Work::Ranks { .. } => "every deal",
+    };
+    let v = json!({
+        "deck": deck.to_string(),
+        "players": a.players,
+        "deals": stats.deals,
+        "cycles": stats.cycles,
+        "first_player_wins": stats.wins[0],
+        "second_player_wins": stats.wins[1],
+        "wins": stats.wins,
+        "distinct_cycles": stats.distinct_cycles.iter().map(|(id, c)| json!({"cycle_id": id, "period": c.period, "deals": c.deals})).collect::<Value>(),
+        "longest": longest,
+        "seconds": seconds,
+        "threads": pool.current_num_threads(),
+        "method": method,
+    });
+    let mut record = v.clone();
+    record["command"] = json!(command_line());
+    record["version"] = json!(env!("CARGO_PKG_VERSION"));
+    let result = a.out.join(format!(
+        "exhaustive-{}-{}p.json",
+        deck_tag(&deck),
+        a.players
+    ));
+    write_atomic(&result, format!("{record}\n").as_bytes())
+        .with_context(|| format!("writing {}", result.display()))?;
+    let mut out = Out::new();
+    if a.json {
+        out.json(&v)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        out,
+        "deck              {deck}, {} players ({method})",
+        a.players
+    )?;
+    writeln!(out, "deals             {}", stats.deals)?;
+    writeln!(
+        out,
+        "cycles            {} deals never end, {} distinct cycles",
+        stats.cycles,
+        stats.distinct_cycles.len()
+    )?;
+    for (p, w) in stats.wins.iter().enumerate() {
+        writeln!(out, "player {} wins    {w}", p + 1)?;
+    }
+    if let Some(l) = &v["longest"].as_object() {
+        writeln!(
+            out,
+            "longest           {} cards, {} tricks: {}",
+            l["cards"],
+            l["tricks"],
+            l["position"].as_str().unwrap_or("")
+        )?;
+    }
+    for (id, c) in &stats.distinct_cycles {
+        writeln!(out, "  cycle {id}  period {}  deals {}", c.period, c.deals)?;
+    }
+    writeln!(
+        out,
+        "seconds           {seconds:.2} ({} threads)",
+        pool.current_num_threads()
+    )?;
+    writeln!(out, "results           {}", result.display())?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}

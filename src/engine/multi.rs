@@ -1,0 +1,374 @@
+//! Games of two or more players (`docs/multiplayer-rules.md`): the position type, a plain reference
+//! engine (VecDeque + HashMap of seen positions, the oracle) and a faster player that detects cycles
+//! with Brent's method and reuses its pile buffer. With two players both agree with `reference.rs`.
+
+use std::collections::{HashMap, VecDeque};
+use std::fmt;
+
+use crate::card::{Card, NUMBER};
+use crate::notation::Dash;
+
+/// Every hand (top card first) and the player to move (0-based). A hand that is empty at a trick
+/// boundary belongs to a player who has dropped out.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MultiPosition {
+    pub hands: Vec<Vec<Card>>,
+    pub to_move: u8,
+}
+
+impl MultiPosition {
+    /// Deals `cards` (in order) to `players` hands, as equally as possible: the first
+    /// `len % players` players get one card more. Player 1 moves first.
+    pub fn deal(cards: &[Card], players: usize) -> MultiPosition {
+        debug_assert!(players >= 2);
+        let n = cards.len();
+        let mut hands = Vec::with_capacity(players);
+        let mut at = 0;
+        for p in 0..players {
+            let size = n / players + usize::from(p < n % players);
+            hands.push(cards[at..at + size].to_vec());
+            at += size;
+        }
+        MultiPosition { hands, to_move: 0 }
+    }
+
+    /// The fixed total order of cycle ids: all cards concatenated, then the hand sizes, then the
+    /// player to move (for two players, the order of `Position::key_cmp`).
+    pub fn key_cmp(&self, other: &MultiPosition) -> std::cmp::Ordering {
+        let a = self.hands.iter().flatten();
+        let b = other.hands.iter().flatten();
+        a.cmp(b)
+            .then_with(|| {
+                let la = self.hands.iter().map(Vec::len);
+                let lb = other.hands.iter().map(Vec::len);
+                la.cmp(lb)
+            })
+            .then(self.to_move.cmp(&other.to_move))
+    }
+}
+
+impl fmt::Display for MultiPosition {
+    /// `H1/H2/.../HP (n)` in dash notation.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, h) in self.hands.iter().enumerate() {
+            if i > 0 {
+                f.write_str("/")?;
+            }
+            write!(f, "{}", Dash(h))?;
+        }
+        write!(f, " ({})", self.to_move + 1)
+    }
+}
+
+/// How a game of P players ends. Counting as in `rules.md`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MultiOutcome {
+    Terminates {
+        winner: u8,
+        tricks: u64,
+        cards: u64,
+    },
+    Cycle {
+        preperiod: u64,
+        period: u64,
+        tricks: u64,
+        cards: u64,
+        cycle_cards: u64,
+        cycle_id: MultiPosition,
+    },
+}
+
+impl MultiOutcome {
+    pub fn tricks(&self) -> u64 {
+        match self {
+            MultiOutcome::Terminates { tricks, .. } | MultiOutcome::Cycle { tricks, .. } => *tricks,
+        }
+    }
+    pub fn cards(&self) -> u64 {
+        match self {
+            MultiOutcome::Terminates { cards, .. } | MultiOutcome::Cycle { cards, .. } => *cards,
+        }
+    }
+}
+
+/// What one trick did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MultiStep {
+    Next { cards: u64 },
+    End { winner: u8, cards: u64 },
+}
+
+/// Hands as queues, played in place by [`trick_in_place`].
+type Hands = Vec<VecDeque<Card>>;
+
+/// The next player after `p` in rotation who has not dropped out in this trick.
+fn next_in(out: &[bool], p: usize) -> usize {
+    let n = out.len();
+    let mut q = (p + 1) % n;
+    while out[q] {
+        q = (q + 1) % n;
+    }
+    q
+}
+
+/// Plays one trick on `hands` (rules in docs/multiplayer-rules.md). `pile` is scratch (cleared here,
+/// capacity kept). On `End` the hands are left mid-trick. `out` is scratch of one flag per player.
+pub fn trick_in_place(
+    hands: &mut Hands,
+    to_move: &mut u8,
+    pile: &mut Vec<Card>,
+    out: &mut Vec<bool>,
+) -> MultiStep {
+    let players = hands.len();
+    out.clear();
+    out.extend(hands.iter().map(VecDeque::is_empty));
+    let mut alive = out.iter().filter(|&&o| !o).count();
+    if alive <= 1 {
+        let winner = out.iter().position(|&o| !o).unwrap_or(0) as u8;
+        return MultiStep::End { winner, cards: 0 };
+    }
+    pile.clear();
+    let mut player = *to_move as usize;
+    debug_assert!(player < players && !out[player]);
+    // Lead phase: one card each in rotation until a penalty card appears. A player who must play and
+    // has no card drops out; the turn passes on.
+    let mut debt: Card = NUMBER;
+    let mut creditor = player;
+    while debt == NUMBER {
+        match hands[player].pop_front() {
+            None => {
+                out[player] = true;
+                alive -= 1;
+                if alive == 1 {
+                    let winner = out.iter().position(|&o| !o).unwrap() as u8;
+                    return MultiStep::End {
+                        winner,
+                        cards: pile.len() as u64,
+                    };
+                }
+            }
+            Some(card) => {
+                pile.push(card);
+                if card != NUMBER {
+                    debt = card;
+                    creditor = player;
+                }
+            }
+        }
+        player = next_in(out, player);
+    }
+    // Payment: the next player after the creditor pays; one who runs out drops out and the rest of
+    // the debt passes on; a penalty card makes its player the creditor, and the next player pays.
+    let mut payer = next_in(out, creditor);
+    let mut paid: Card = 0;
+    while paid < debt {
+        if payer == creditor {
+            // Everyone else has dropped out.
+            return MultiStep::End {
+                winner: creditor as u8,
+                cards: pile.len() as u64,
+            };
+        }
+        match hands[payer].pop_front() {
+            None => {
+                out[payer] = true;
+                payer = next_in(out, payer);
+            }
+            Some(card) => {
+                pile.push(card);
+                paid += 1;
+                if card != NUMBER {
+                    debt = card;
+                    paid = 0;
+                    creditor = payer;
+                    payer = next_in(out, payer);
+                }
+            }
+        }
+    }
+    hands[creditor].extend(pile.iter().copied());
+    *to_move = creditor as u8;
+    let cards = pile.len() as u64;
+    if hands
+        .iter()
+        .enumerate()
+        .all(|(p, h)| p == creditor || h.is_empty())
+    {
+        return MultiStep::End {
+            winner: creditor as u8,
+            cards,
+        };
+    }
+    MultiStep::Next { cards }
+}
+
+fn hands_of(pos: &MultiPosition) -> Hands {
+    pos.hands
+        .iter()
+        .map(|h| h.iter().copied().collect())
+        .collect()
+}
+
+fn position_of(hands: &Hands, to_move: u8) -> MultiPosition {
+    MultiPosition {
+        hands: hands.iter().map(|h| h.iter().copied().collect()).collect(),
+        to_move,
+    }
+}
+
+/// The reference: remembers every position at trick boundaries in a HashMap. Slow and plain.
+pub fn reference_play(pos: &MultiPosition) -> MultiOutcome {
+    let mut seen: HashMap<MultiPosition, u64> = HashMap::new();
+    let mut history: Vec<MultiPosition> = Vec::new();
+    let mut cards_at: Vec<u64> = vec![0];
+    let mut hands = hands_of(pos);
+    let mut to_move = pos.to_move;
+    let (mut pile, mut out) = (Vec::new(), Vec::new());
+    loop {
+        let t = history.len() as u64;
+        let current = position_of(&hands, to_move);
+        if let Some(&s) = seen.get(&current) {
+            let cycle_id = history[s as usize..]
+                .iter()
+                .min_by(|a, b| a.key_cmp(b))
+                .expect("a cycle has a position")
+                .clone();
+            return MultiOutcome::Cycle {
+                preperiod: s,
+                period: t - s,
+                tricks: t,
+                cards: cards_at[t as usize],
+                cycle_cards: cards_at[t as usize] - cards_at[s as usize],
+                cycle_id,
+            };
+        }
+        seen.insert(current.clone(), t);
+        history.push(current);
+        match trick_in_place(&mut hands, &mut to_move, &mut pile, &mut out) {
+            MultiStep::Next { cards } => cards_at.push(cards_at[t as usize] + cards),
+            MultiStep::End { winner, cards } => {
+                return MultiOutcome::Terminates {
+                    winner,
+                    tricks: t + u64::from(cards > 0),
+                    cards: cards_at[t as usize] + cards,
+                };
+            }
+        }
+    }
+}
+
+/// Reusable buffers of [`play`]: cleared before use, capacity kept.
+#[derive(Default)]
+pub struct Scratch {
+    pile: Vec<Card>,
+    out: Vec<bool>,
+}
+
+/// A game state for [`play`]: hands and the player to move.
+#[derive(Clone, PartialEq, Eq)]
+struct St {
+    hands: Hands,
+    to_move: u8,
+}
+
+impl St {
+    fn step(&mut self, s: &mut Scratch) -> MultiStep {
+        trick_in_place(&mut self.hands, &mut self.to_move, &mut s.pile, &mut s.out)
+    }
+}
+
+/// Plays a game of any number of players: Brent's cycle detection compares whole positions, so it is
+/// exact, and it stores no history. Agrees with [`reference_play`].
+pub fn play(pos: &MultiPosition, scratch: &mut Scratch) -> MultiOutcome {
+    let start = St {
+        hands: hands_of(pos),
+        to_move: pos.to_move,
+    };
+    let mut hare = start.clone();
+    let mut saved = start.clone();
+    let (mut power, mut lam, mut tricks, mut cards) = (1u64, 0u64, 0u64, 0u64);
+    let period = loop {
+        match hare.step(scratch) {
+            MultiStep::Next { cards: c } => {
+                tricks += 1;
+                cards += c;
+            }
+            MultiStep::End { winner, cards: c } => {
+                return MultiOutcome::Terminates {
+                    winner,
+                    tricks: tricks + u64::from(c > 0),
+                    cards: cards + c,
+                };
+            }
+        }
+        lam += 1;
+        if hare == saved {
+            break lam;
+        }
+        if lam == power {
+            saved.clone_from(&hare);
+            power *= 2;
+            lam = 0;
+        }
+    };
+    // Second pass, only for cycles: the preperiod, the counts and the smallest position on the cycle.
+    let mut advance = |s: &mut St| match s.step(scratch) {
+        MultiStep::Next { cards } => cards,
+        MultiStep::End { .. } => unreachable!("a cycling game does not end"),
+    };
+    let mut lead = start.clone();
+    let mut lead_cards = 0;
+    for _ in 0..period {
+        lead_cards += advance(&mut lead);
+    }
+    let (mut trail, mut trail_cards, mut preperiod) = (start, 0, 0);
+    while lead != trail {
+        lead_cards += advance(&mut lead);
+        trail_cards += advance(&mut trail);
+        preperiod += 1;
+    }
+    let mut best = position_of(&trail.hands, trail.to_move);
+    let mut walk = trail;
+    for _ in 1..period {
+        advance(&mut walk);
+        let p = position_of(&walk.hands, walk.to_move);
+        if p.key_cmp(&best).is_lt() {
+            best = p;
+        }
+    }
+    MultiOutcome::Cycle {
+        preperiod,
+        period,
+        tricks: preperiod + period,
+        cards: lead_cards,
+        cycle_cards: lead_cards - trail_cards,
+        cycle_id: best,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deal_splits_as_equally_as_possible() {
+        let p = MultiPosition::deal(&[0, 1, 2, 3, 4, 0, 0], 3);
+        assert_eq!(p.hands, vec![vec![0, 1, 2], vec![3, 4], vec![0, 0]]);
+        assert_eq!(p.to_string(), "-JQ/KA/-- (1)");
+    }
+
+    #[test]
+    fn debt_passes_to_the_next_player() {
+        // Player 1 leads a King; player 2 pays one card and runs out; player 3 pays the other two.
+        // Player 1 takes K - - - and player 2 has dropped out.
+        let p = MultiPosition {
+            hands: vec![vec![3, 0], vec![0], vec![0, 0, 0]],
+            to_move: 0,
+        };
+        let mut hands = hands_of(&p);
+        let mut to_move = 0;
+        let step = trick_in_place(&mut hands, &mut to_move, &mut Vec::new(), &mut Vec::new());
+        assert_eq!(step, MultiStep::Next { cards: 4 });
+        assert_eq!(position_of(&hands, to_move).to_string(), "-K---//- (1)");
+    }
+}

@@ -1,0 +1,136 @@
+//! Running an exhaustive search in parallel and in resumable batches. Two-player decks of up to 64
+//! cards take the prefix-sharing path, cut into tasks by the first cards fixed; other player counts
+//! (and `naive`) play every deal, cut into ranges of multiset ranks.
+
+use rayon::prelude::*;
+use thiserror::Error;
+
+use super::exhaustive::{ExhaustiveStats, MAX_CARDS, Plan, deal_count, naive};
+use super::random::{ConfigError, check_players};
+use crate::card::DeckSpec;
+
+/// Deals per unit of work of the naive path (a range of ranks).
+pub const RANK_CHUNK: u64 = 1 << 16;
+/// The prefix-sharing tree is cut into subtrees of at most 1/SPLIT_PARTS of all deals: enough tasks
+/// to keep every core busy and to checkpoint often.
+pub const SPLIT_PARTS: u64 = 1 << 14;
+
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ExhaustiveConfig {
+    #[serde(with = "super::checkpoint::deck_text")]
+    pub deck: DeckSpec,
+    /// Number of players, 2 or more (default 2).
+    pub players: usize,
+    /// Play every deal separately even where prefix sharing applies (the checker; slower).
+    pub naive: bool,
+}
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum ExhaustiveError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error("deck {deck} has {deals} distinct deals: too many to play every one")]
+    TooMany { deck: String, deals: String },
+}
+
+/// How the work is cut.
+pub enum Work {
+    /// Prefix-sharing tasks.
+    Tasks(Box<Plan>),
+    /// Rank ranges of [`RANK_CHUNK`] deals.
+    Ranks { deals: u64 },
+}
+
+impl ExhaustiveConfig {
+    /// Validates the configuration and plans the work.
+    pub fn plan(&self) -> Result<(u64, Work), ExhaustiveError> {
+        check_players(&self.deck, self.players)?;
+        let deals = deal_count(&self.deck)
+            .and_then(|d| u64::try_from(d).ok())
+            .ok_or_else(|| ExhaustiveError::TooMany {
+                deck: self.deck.to_string(),
+                deals: deal_count(&self.deck).map_or("more than 2^128".into(), |d| format!("{d}")),
+            })?;
+        if self.players == 2 && !self.naive && self.deck.total() <= MAX_CARDS {
+            Ok((
+                deals,
+                Work::Tasks(Box::new(Plan::new(
+                    &self.deck,
+                    (deals / SPLIT_PARTS).max(1),
+                ))),
+            ))
+        } else {
+            Ok((deals, Work::Ranks { deals }))
+        }
+    }
+}
+
+impl Work {
+    /// Units of work (tasks or rank ranges).
+    pub fn units(&self) -> u64 {
+        match self {
+            Work::Tasks(p) => p.tasks() as u64,
+            Work::Ranks { deals } => deals.div_ceil(RANK_CHUNK),
+        }
+    }
+
+    /// Counts units `from..to` on the current rayon pool; `progress` gets the deals of each unit.
+    pub fn run_units(
+        &self,
+        cfg: &ExhaustiveConfig,
+        from: u64,
+        to: u64,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> ExhaustiveStats {
+        let one = |u: u64| -> ExhaustiveStats {
+            let s = match self {
+                Work::Tasks(p) => p.run_task(u as usize),
+                Work::Ranks { deals } => {
+                    let lo = u * RANK_CHUNK;
+                    let hi = (lo + RANK_CHUNK).min(*deals);
+                    naive(&cfg.deck, cfg.players, lo as u128..hi as u128)
+                }
+            };
+            progress(s.deals);
+            s
+        };
+        (from..to).into_par_iter().map(one).reduce(
+            || ExhaustiveStats::new(cfg.players),
+            |mut a, b| {
+                a.merge(b);
+                a
+            },
+        )
+    }
+}
+
+/// The whole search in batches of `batch` units; after each, `checkpoint(units_done, &stats)`.
+/// `start` resumes from a saved state (which already holds the planning phase's counts).
+pub fn run<E>(
+    cfg: &ExhaustiveConfig,
+    work: &Work,
+    start: Option<(u64, ExhaustiveStats)>,
+    batch: u64,
+    progress: &(dyn Fn(u64) + Sync),
+    checkpoint: &mut dyn FnMut(u64, &ExhaustiveStats) -> Result<(), E>,
+) -> Result<ExhaustiveStats, E> {
+    let (mut done, mut stats) = match start {
+        Some(s) => s,
+        None => {
+            let head = match work {
+                Work::Tasks(p) => p.head.clone(),
+                Work::Ranks { .. } => ExhaustiveStats::new(cfg.players),
+            };
+            (0, head)
+        }
+    };
+    progress(stats.deals);
+    let total = work.units();
+    while done < total {
+        let to = (done + batch.max(1)).min(total);
+        stats.merge(work.run_units(cfg, done, to, progress));
+        done = to;
+        checkpoint(done, &stats)?;
+    }
+    Ok(stats)
+}

@@ -1,0 +1,11 @@
+//! Searches over many deals: random deals with statistics ([`random`], [`stats`]), every deal of a
+//! small deck ([`exhaustive`] and its runner [`exhaustive_run`], split with [`multiset`] ranks),
+//! resumable [`checkpoint`]s and the length histogram [`plot`].
+
+pub mod checkpoint;
+pub mod exhaustive;
+pub mod exhaustive_run;
+pub mod multiset;
+pub mod plot;
+pub mod random;
+pub mod stats;

@@ -1,0 +1,249 @@
+//! Random search: seeded deals `(seed, index)` played in fixed chunks of indices, so the statistics
+//! are identical for any thread count, and a run can stop after any chunk and resume.
+
+use rayon::prelude::*;
+use thiserror::Error;
+
+use super::stats::{FoundCycle, GameStats};
+use crate::bench::CHUNK;
+use crate::card::{Card, DeckSpec, KINDS};
+use crate::deal::shuffle_cards;
+use crate::engine::Outcome;
+use crate::engine::cycle::play_state;
+use crate::engine::fast::{Large, SMALL_CAP, Small};
+use crate::engine::multi::{self, MultiOutcome, MultiPosition};
+use crate::rng::SplitMix64;
+
+/// What to deal and how many.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RandomConfig {
+    #[serde(with = "super::checkpoint::deck_text")]
+    pub deck: DeckSpec,
+    /// Number of players, 2 or more (default 2).
+    pub players: usize,
+    /// Deal each player the same number of each face card.
+    pub balanced_faces: bool,
+    pub seed: u64,
+    /// Deals `0..games` are played.
+    pub games: u64,
+    /// How many longest games to keep (default 10).
+    pub top: usize,
+}
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum ConfigError {
+    #[error(
+        "{players} players need at least 2 and at most {cards} (one card each) for deck {deck}"
+    )]
+    Players {
+        players: usize,
+        cards: usize,
+        deck: String,
+    },
+    #[error(
+        "--balanced-faces needs every face count of deck {deck} to divide among {players} players"
+    )]
+    FacesIndivisible { deck: String, players: usize },
+    #[error("--balanced-faces: deck {deck} has too few number cards to fill {players} equal hands")]
+    FacesTooMany { deck: String, players: usize },
+}
+
+impl RandomConfig {
+    /// Checks that the deal can be made.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        check_players(&self.deck, self.players)?;
+        if self.balanced_faces {
+            let deck = self.deck.to_string();
+            let p = self.players as u32;
+            if self.deck.counts[1..].iter().any(|&c| c % p != 0) {
+                return Err(ConfigError::FacesIndivisible {
+                    deck,
+                    players: self.players,
+                });
+            }
+            let faces: usize = self.deck.counts[1..]
+                .iter()
+                .map(|&c| (c / p) as usize)
+                .sum();
+            if hand_sizes(self.deck.total(), self.players).any(|s| s < faces) {
+                return Err(ConfigError::FacesTooMany {
+                    deck,
+                    players: self.players,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Deal `index` in deal order (hands one after another, player 1's first) into `cards`.
+    pub fn deal(&self, index: u64, cards: &mut Vec<Card>) {
+        cards.clear();
+        if !self.balanced_faces {
+            for (kind, &n) in self.deck.counts.iter().enumerate() {
+                cards.extend(std::iter::repeat_n(kind as Card, n as usize));
+            }
+            shuffle_cards(cards, self.seed, index);
+            return;
+        }
+        // Each hand holds its share of every face and number cards to fill it, shuffled within the
+        // hand: uniform over the deals with balanced faces. One stream per deal, hands in order.
+        let mut rng = SplitMix64::for_index(self.seed, index);
+        let p = self.players as u32;
+        for size in hand_sizes(self.deck.total(), self.players) {
+            let start = cards.len();
+            for kind in 1..KINDS {
+                cards.extend(std::iter::repeat_n(
+                    kind as Card,
+                    (self.deck.counts[kind] / p) as usize,
+                ));
+            }
+            let numbers = size - (cards.len() - start);
+            cards.extend(std::iter::repeat_n(0, numbers));
+            rng.shuffle(&mut cards[start..]);
+        }
+    }
+
+    /// The starting position of deal `index`, as text.
+    pub fn position(&self, index: u64) -> MultiPosition {
+        let mut cards = Vec::new();
+        self.deal(index, &mut cards);
+        MultiPosition::deal(&cards, self.players)
+    }
+}
+
+/// Checks a player count against a deck: at least 2, at most one card each.
+pub fn check_players(deck: &DeckSpec, players: usize) -> Result<(), ConfigError> {
+    if players < 2 || players > deck.total() {
+        return Err(ConfigError::Players {
+            players,
+            cards: deck.total(),
+            deck: deck.to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// Hand sizes as equal as possible, the first players holding the extra cards.
+fn hand_sizes(n: usize, players: usize) -> impl Iterator<Item = usize> {
+    (0..players).map(move |p| n / players + usize::from(p < n % players))
+}
+
+/// Reusable buffers of one worker: cleared before use, capacity kept.
+#[derive(Default)]
+pub struct Scratch {
+    cards: Vec<Card>,
+    multi: multi::Scratch,
+}
+
+/// Plays deals `lo..hi` into `stats`.
+pub fn play_range(cfg: &RandomConfig, lo: u64, hi: u64, stats: &mut GameStats, s: &mut Scratch) {
+    let n = cfg.deck.total();
+    for index in lo..hi {
+        cfg.deal(index, &mut s.cards);
+        if cfg.players == 2 {
+            let h1 = n.div_ceil(2);
+            let outcome = if n <= SMALL_CAP {
+                play_state(&Small::from_hands(&s.cards[..h1], &s.cards[h1..], 0))
+            } else {
+                play_state(&Large::from_hands(&s.cards[..h1], &s.cards[h1..], 0))
+            };
+            match outcome {
+                Outcome::Terminates {
+                    winner,
+                    tricks,
+                    cards,
+                } => stats.add_game(index, winner, cards, tricks),
+                Outcome::Cycle(c) => stats.add_cycle(FoundCycle {
+                    index,
+                    preperiod: c.preperiod,
+                    period: c.period,
+                    cards: c.cards,
+                    tricks: c.tricks,
+                    cycle_cards: c.cycle_cards,
+                    cycle_id: c.cycle_id.to_string(),
+                }),
+            }
+        } else {
+            match multi::play(&MultiPosition::deal(&s.cards, cfg.players), &mut s.multi) {
+                MultiOutcome::Terminates {
+                    winner,
+                    tricks,
+                    cards,
+                } => stats.add_game(index, winner, cards, tricks),
+                MultiOutcome::Cycle {
+                    preperiod,
+                    period,
+                    tricks,
+                    cards,
+                    cycle_cards,
+                    cycle_id,
+                } => stats.add_cycle(FoundCycle {
+                    index,
+                    preperiod,
+                    period,
+                    cards,
+                    tricks,
+                    cycle_cards,
+                    cycle_id: cycle_id.to_string(),
+                }),
+            }
+        }
+    }
+}
+
+/// Chunks of [`CHUNK`] deals in a run of `games`.
+pub fn chunks(games: u64) -> u64 {
+    games.div_ceil(CHUNK)
+}
+
+/// Plays chunks `from..to` on the current rayon pool and returns their merged statistics.
+/// `progress` is called with the games of every finished chunk.
+pub fn play_chunks(
+    cfg: &RandomConfig,
+    from: u64,
+    to: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> GameStats {
+    (from..to)
+        .into_par_iter()
+        .fold(
+            || (GameStats::new(cfg.players, cfg.top), Scratch::default()),
+            |(mut stats, mut scratch), chunk| {
+                let lo = chunk * CHUNK;
+                let hi = (lo + CHUNK).min(cfg.games);
+                play_range(cfg, lo, hi, &mut stats, &mut scratch);
+                progress(hi - lo);
+                (stats, scratch)
+            },
+        )
+        .map(|(stats, _)| stats)
+        .reduce(
+            || GameStats::new(cfg.players, cfg.top),
+            |mut a, b| {
+                a.merge(&b);
+                a
+            },
+        )
+        .trimmed()
+}
+
+/// A whole run in batches of chunks: after each batch, `checkpoint(chunks_done, &stats)` may save
+/// the state (an error stops the run). `start` resumes from a saved state.
+pub fn run<E>(
+    cfg: &RandomConfig,
+    start: Option<(u64, GameStats)>,
+    batch_chunks: u64,
+    progress: &(dyn Fn(u64) + Sync),
+    checkpoint: &mut dyn FnMut(u64, &GameStats) -> Result<(), E>,
+) -> Result<GameStats, E> {
+    let total = chunks(cfg.games);
+    let (mut done, mut stats) =
+        start.unwrap_or_else(|| (0, GameStats::new(cfg.players, cfg.top).trimmed()));
+    while done < total {
+        let to = (done + batch_chunks.max(1)).min(total);
+        stats.merge(&play_chunks(cfg, done, to, progress));
+        done = to;
+        checkpoint(done, &stats)?;
+    }
+    Ok(stats)
+}

@@ -1,0 +1,298 @@
+//! Search tests: exhaustive known answers (Paulhus 1999), prefix sharing == every deal, the
+//! multi-player engine against the two-player oracle, thread-count independence, resume, bad input.
+
+use ansatz::card::DeckSpec;
+use ansatz::engine::multi::{self, MultiOutcome, MultiPosition};
+use ansatz::engine::{Outcome, reference};
+use ansatz::position::Position;
+use ansatz::search::checkpoint;
+use ansatz::search::exhaustive::{deal_count, naive, prefix_sharing};
+use ansatz::search::exhaustive_run::{self, ExhaustiveConfig};
+use ansatz::search::random::{self, RandomConfig};
+use ansatz::search::stats::GameStats;
+use proptest::prelude::*;
+
+use super::common::{ansatz, stdout};
+
+fn deck(s: &str) -> DeckSpec {
+    s.parse().unwrap()
+}
+
+// Source: Paulhus, "Beggar My Neighbour", Amer. Math. Monthly 106 (1999), Table 1
+// (shared/data/known-answers.txt): 7,567,560 deals, 1260 never end.
+#[test]
+fn paulhus_6_2j2q2k2a_has_1260_cycles() {
+    let s = prefix_sharing(&deck("6-2J2Q2K2A"));
+    assert_eq!(s.deals, 7_567_560);
+    assert_eq!(s.cycles, 1260);
+    assert_eq!(s.wins.iter().sum::<u64>() + s.cycles, s.deals);
+    assert_eq!(
+        s.distinct_cycles.values().map(|c| c.deals).sum::<u64>(),
+        1260
+    );
+}
+
+// Source: Paulhus 1999 (shared/data/known-answers.txt): with no number cards the second player
+// always wins.
+#[test]
+fn paulhus_no_number_cards_second_player_wins() {
+    let s = prefix_sharing(&deck("0-2J2Q2K2A"));
+    assert_eq!((s.deals, s.cycles, s.wins[1]), (2520, 0, 2520));
+}
+
+/// A small deck: at most 9 cards, so every deal can be played one by one.
+fn small_deck() -> impl Strategy<Value = DeckSpec> {
+    prop::array::uniform5(0u32..4)
+        .prop_filter("1 to 9 cards", |c| (1..=9).contains(&c.iter().sum::<u32>()))
+        .prop_map(|counts| DeckSpec { counts })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// The prefix-sharing search and playing every deal agree on every statistic.
+    #[test]
+    fn prefix_sharing_equals_every_deal(d in small_deck()) {
+        let all = deal_count(&d).unwrap();
+        prop_assert_eq!(prefix_sharing(&d), naive(&d, 2, 0..all));
+    }
+
+    /// Rank ranges cut anywhere add up to the whole.
+    #[test]
+    fn rank_ranges_add_up(d in small_deck(), cut in 0.0f64..1.0) {
+        let all = deal_count(&d).unwrap();
+        let mid = (all as f64 * cut) as u128;
+        let mut parts = naive(&d, 2, 0..mid);
+        parts.merge(naive(&d, 2, mid..all));
+        prop_assert_eq!(parts, naive(&d, 2, 0..all));
+    }
+
+    /// With two players the multi-player rules are the two-player rules.
+    #[test]
+    fn multi_with_two_players_is_the_reference(cards in prop::collection::vec(0u8..5, 2..30), to_move in 0u8..2) {
+        let h1 = cards.len() / 2;
+        let pos = Position::new(cards[..h1].to_vec(), cards[h1..].to_vec(), to_move);
+        let mp = MultiPosition { hands: pos.hands.to_vec(), to_move };
+        let want = reference::play(&pos);
+        let got = multi::reference_play(&mp);
+        match (&want, &got) {
+            (Outcome::Terminates { winner, tricks, cards }, MultiOutcome::Terminates { winner: w, tricks: t, cards: c }) => {
+                prop_assert_eq!((winner, tricks, cards), (w, t, c));
+            }
+            (Outcome::Cycle(a), MultiOutcome::Cycle { preperiod, period, tricks, cards, cycle_cards, cycle_id }) => {
+                prop_assert_eq!((a.preperiod, a.period, a.tricks, a.cards, a.cycle_cards), (*preperiod, *period, *tricks, *cards, *cycle_cards));
+                prop_assert_eq!(&a.cycle_id.hands.to_vec(), &cycle_id.hands);
+            }
+            _ => prop_assert!(false, "{want:?} vs {got:?}"),
+        }
+    }
+
+    /// The Brent player agrees with the HashMap reference for 2 to 5 players.
+    #[test]
+    fn multi_play_equals_reference(cards in prop::collection::vec(0u8..5, 4..40), players in 2usize..6) {
+        prop_assume!(cards.len() >= players);
+        let pos = MultiPosition::deal(&cards, players);
+        prop_assert_eq!(multi::play(&pos, &mut multi::Scratch::default()), multi::reference_play(&pos));
+    }
+}
+
+#[test]
+fn exhaustive_three_players_every_deal_ends_or_cycles() {
+    let cfg = ExhaustiveConfig {
+        deck: deck("3-1J1Q1K1A"),
+        players: 3,
+        naive: false,
+    };
+    let (deals, work) = cfg.plan().unwrap();
+    assert_eq!(deals, 5040 / 6);
+    let s = exhaustive_run::run::<()>(&cfg, &work, None, 3, &|_| {}, &mut |_, _| Ok(())).unwrap();
+    assert_eq!(s.deals, deals);
+    assert_eq!(s.wins.len(), 3);
+    assert_eq!(s.wins.iter().sum::<u64>() + s.cycles, deals);
+}
+
+fn config(games: u64) -> RandomConfig {
+    RandomConfig {
+        deck: DeckSpec::STANDARD,
+        players: 2,
+        balanced_faces: false,
+        seed: 7,
+        games,
+        top: 5,
+    }
+}
+
+#[test]
+fn random_results_do_not_depend_on_threads() {
+    let cfg = config(30_000);
+    let chunks = random::chunks(cfg.games);
+    let run = |threads| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| random::play_chunks(&cfg, 0, chunks, &|_| {}))
+    };
+    let one = run(1);
+    assert_eq!(one.games, 30_000);
+    assert_eq!(one, run(3));
+}
+
+#[test]
+fn random_resume_after_a_stop_gives_the_same_result() {
+    let cfg = config(40_000);
+    let full = random::run::<()>(&cfg, None, 2, &|_| {}, &mut |_, _| Ok(())).unwrap();
+    let dir = std::env::temp_dir().join(format!("ansatz-resume-{}", std::process::id()));
+    let path = dir.join("ck.json");
+    // Stop (as a crash would) after the second checkpoint.
+    let mut saves = 0;
+    let stopped = random::run(&cfg, None, 2, &|_| {}, &mut |done, s| {
+        checkpoint::save(&path, "random", &cfg, done, s).unwrap();
+        saves += 1;
+        if saves == 2 { Err(()) } else { Ok(()) }
+    });
+    assert!(stopped.is_err());
+    let (done, state) = checkpoint::load::<_, GameStats>(&path, "random", &cfg).unwrap();
+    assert_eq!(done, 4);
+    let resumed =
+        random::run::<()>(&cfg, Some((done, state)), 2, &|_| {}, &mut |_, _| Ok(())).unwrap();
+    assert_eq!(resumed, full);
+    // Another search's checkpoint is refused.
+    assert!(checkpoint::load::<_, GameStats>(&path, "random", &config(1)).is_err());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn balanced_faces_deals_share_the_faces() {
+    let cfg = RandomConfig {
+        balanced_faces: true,
+        ..config(10)
+    };
+    cfg.validate().unwrap();
+    for i in 0..10 {
+        let p = cfg.position(i);
+        for h in &p.hands {
+            assert_eq!(h.len(), 26);
+            for face in 1..5u8 {
+                assert_eq!(h.iter().filter(|&&c| c == face).count(), 2);
+            }
+        }
+    }
+}
+
+#[test]
+fn cli_exhaustive_json_has_the_issue_fields() {
+    let out = ansatz(&[
+        "search",
+        "exhaustive",
+        "--deck",
+        "4-1J1Q1K1A",
+        "--json",
+        "--out",
+        &tmp_out("ex"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["deals"], 1680); // 8! / 4!
+    for k in [
+        "cycles",
+        "first_player_wins",
+        "second_player_wins",
+        "distinct_cycles",
+        "longest",
+        "seconds",
+    ] {
+        assert!(v.get(k).is_some(), "missing {k}");
+    }
+}
+
+#[test]
+fn cli_random_json_and_results_files() {
+    let dir = tmp_out("rnd");
+    let out = ansatz(&[
+        "search",
+        "random",
+        "--games",
+        "5000",
+        "--json",
+        "--threads",
+        "2",
+        "--out",
+        &dir,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    for k in [
+        "games",
+        "cycles",
+        "longest_by_cards",
+        "longest_by_tricks",
+        "mean_cards",
+        "mean_tricks",
+        "wins",
+        "half_life_tricks",
+        "games_per_second",
+    ] {
+        assert!(v.get(k).is_some(), "missing {k}");
+    }
+    assert_eq!(v["games"], 5000);
+    let jsonl =
+        std::fs::read_to_string(format!("{dir}/random-36-4J4Q4K4A-2p-seed1.jsonl")).unwrap();
+    assert!(jsonl.lines().next().unwrap().contains("\"command\""));
+    // Resuming a finished run gives the same numbers.
+    let again = ansatz(&[
+        "search", "random", "--games", "5000", "--json", "--resume", "--out", &dir,
+    ]);
+    let w: serde_json::Value = serde_json::from_str(&stdout(&again)).unwrap();
+    assert_eq!(v["longest_by_cards"], w["longest_by_cards"]);
+    assert_eq!(v["mean_cards"], w["mean_cards"]);
+}
+
+fn tmp_out(tag: &str) -> String {
+    std::env::temp_dir()
+        .join(format!("ansatz-search-{tag}-{}", std::process::id()))
+        .display()
+        .to_string()
+}
+
+#[test]
+fn bad_input_exits_2() {
+    let dir = tmp_out("bad");
+    for args in [
+        vec!["search", "random", "--deck", "8-2X"],
+        vec!["search", "random", "--players", "1"],
+        vec!["search", "random", "--deck", "3-1J", "--players", "5"],
+        vec!["search", "random", "--players", "5", "--balanced-faces"],
+        vec![
+            "search", "random", "--resume", "--games", "10", "--out", &dir,
+        ],
+        vec!["search", "exhaustive", "--deck", "standard"],
+        vec!["search", "exhaustive", "--deck", "2-1J", "--players", "9"],
+        vec![
+            "search",
+            "exhaustive",
+            "--deck",
+            "4-1J",
+            "--resume",
+            "--out",
+            &dir,
+        ],
+        vec!["search", "random", "--threads", "0"],
+    ] {
+        let out = ansatz(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with("ansatz: ") && err.lines().count() == 1,
+            "{args:?}: {err}"
+        );
+    }
+}
