@@ -470,3 +470,16 @@ fn bad_input_exits_2() {
         assert!(!stderr(&o).contains("panicked"), "{args:?}");
     }
 }
+
+/// Positions past the compact layout (more than 64 cards) go through the plain replay.
+#[test]
+fn large_positions_use_the_replay() {
+    let big = format!("{}/{}J- (2)", "-".repeat(40), "-".repeat(28));
+    let p = pos(&big);
+    assert!(p.total() > ansatz::backward::COMPACT_MAX_CARDS);
+    let preds = ansatz::backward::predecessors(&p).unwrap();
+    assert_eq!(strings(&preds), strings(&reference::predecessors(&p)));
+    assert!(!preds.is_empty());
+    let o = ansatz(&["family", &big]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+}

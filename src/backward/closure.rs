@@ -109,15 +109,6 @@ impl Expand for Seed {
 struct Part {
     next: Vec<Node>,
     balanced: Vec<Node>,
-    min: Option<Compact>,
-}
-
-fn min_of(a: Option<Compact>, b: Option<Compact>) -> Option<Compact> {
-    match (a, b) {
-        (Some(x), Some(y)) => Some(x.min(y)),
-        (x, None) => x,
-        (None, y) => y,
-    }
 }
 
 /// The backward closure of `seeds`. `progress` receives the number of new positions after each
@@ -170,8 +161,19 @@ fn run(
     };
     progress(out.size);
     let mut frontier = next_level(seeds, cfg, progress, keep, &mut out);
-    while !frontier.is_empty() && out.complete {
-        frontier = next_level(&frontier, cfg, progress, keep, &mut out);
+    // The deepest example is taken from the last non-empty level once the search is over, rather
+    // than tracked per level: one comparison per position saved on every level but the last.
+    let mut last: Vec<Node> = Vec::new();
+    while !frontier.is_empty() {
+        if !out.complete {
+            last = frontier;
+            break;
+        }
+        let next = next_level(&frontier, cfg, progress, keep, &mut out);
+        last = std::mem::replace(&mut frontier, next);
+    }
+    if let Some(n) = last.iter().min_by_key(|n| n.pos) {
+        out.deepest = Some(*n);
     }
     out
 }
@@ -184,7 +186,6 @@ fn next_level<T: Expand>(
     out: &mut Closure,
 ) -> Vec<Node> {
     let mut next: Vec<Node> = Vec::new();
-    let mut min = None;
     let expand = |chunk: &[T]| {
         let mut part = Part {
             next: Vec::with_capacity(chunk.len() * 2),
@@ -200,7 +201,6 @@ fn next_level<T: Expand>(
                 }
             });
         }
-        part.min = part.next.iter().map(|n| n.pos).min();
         part
     };
     for batch in items.chunks(BATCH) {
@@ -215,7 +215,6 @@ fn next_level<T: Expand>(
         for part in parts {
             next.extend_from_slice(&part.next);
             out.balanced.extend_from_slice(&part.balanced);
-            min = min_of(min, part.min);
         }
         let produced = (next.len() - before) as u64;
         out.size += produced;
@@ -225,9 +224,8 @@ fn next_level<T: Expand>(
             break;
         }
     }
-    if let Some(m) = min {
+    if !next.is_empty() {
         out.max_depth += 1;
-        out.deepest = next.iter().copied().find(|n| n.pos == m);
     }
     next
 }
