@@ -186,35 +186,40 @@ fn next_level<T: Expand>(
     out: &mut Closure,
 ) -> Vec<Node> {
     let mut next: Vec<Node> = Vec::new();
-    let expand = |chunk: &[T]| {
-        let mut part = Part {
-            next: Vec::with_capacity(chunk.len() * 2),
-            ..Part::default()
-        };
+    let expand_into = |chunk: &[T], next: &mut Vec<Node>, balanced: &mut Vec<Node>| {
         for item in chunk {
             item.expand(|n| {
                 if keep(&n) {
                     if n.pos.is_balanced() {
-                        part.balanced.push(n);
+                        balanced.push(n);
                     }
-                    part.next.push(n);
+                    next.push(n);
                 }
             });
         }
-        part
     };
     for batch in items.chunks(BATCH) {
-        // Most closures are small, with levels of a few hundred positions: those skip the pool,
-        // whose hand-off would cost more than the work.
-        let parts: Vec<Part> = if batch.len() <= CHUNK {
-            vec![expand(batch)]
-        } else {
-            batch.par_chunks(CHUNK).map(expand).collect()
-        };
         let before = next.len();
-        for part in parts {
-            next.extend_from_slice(&part.next);
-            out.balanced.extend_from_slice(&part.balanced);
+        if batch.len() <= CHUNK {
+            // Most closures are small, with levels of a few hundred positions: those skip the
+            // pool, whose hand-off would cost more than the work, and write straight to the level.
+            expand_into(batch, &mut next, &mut out.balanced);
+        } else {
+            let parts: Vec<Part> = batch
+                .par_chunks(CHUNK)
+                .map(|chunk| {
+                    let mut part = Part {
+                        next: Vec::with_capacity(chunk.len() * 2),
+                        ..Part::default()
+                    };
+                    expand_into(chunk, &mut part.next, &mut part.balanced);
+                    part
+                })
+                .collect();
+            for part in parts {
+                next.extend_from_slice(&part.next);
+                out.balanced.extend_from_slice(&part.balanced);
+            }
         }
         let produced = (next.len() - before) as u64;
         out.size += produced;
