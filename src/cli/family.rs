@@ -46,6 +46,10 @@ pub struct Args {
     /// Worker threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
+    /// Also keep a visited set keyed by the packed u128 (at most 52 cards) and count positions
+    /// met twice: a check on the predecessors, at about half the speed.
+    #[arg(long)]
+    visited_set: bool,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -105,6 +109,7 @@ fn family_json(f: &Family, threads: usize) -> Value {
         "max_depth": f.max_depth,
         "deepest": f.deepest.to_string(),
         "complete": f.complete,
+        "duplicates": f.duplicates,
         "seconds": f.seconds,
         "positions_per_second": f.positions_per_second(),
         "threads": threads,
@@ -119,6 +124,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let pool = pool(args.threads)?;
     let cfg = Config {
         max_positions: args.max_positions,
+        visited_set: args.visited_set,
         ..Config::default()
     };
     let pb = counter("positions", args.quiet || args.json);
@@ -130,7 +136,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             eprintln!("ansatz: {e}");
             return Ok(ExitCode::from(1));
         }
-        Err(e @ FamilyError::TooManyCards(_)) => return Err(BadInput(e.to_string()).into()),
+        Err(e) => return Err(BadInput(e.to_string()).into()),
     };
     let threads = pool.current_num_threads();
     let mut v = family_json(&f, threads);
