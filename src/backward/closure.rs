@@ -121,6 +121,11 @@ struct Part {
 
 /// The backward closure of `seeds`. `progress` receives the number of new positions after each
 /// batch.
+///
+/// The seeds must be distinct and be the positions of one cycle or one game path, each with its
+/// predecessor among them as `skip` (see [`super::family::cycle_seeds`] and
+/// [`super::extend::path_seeds`]): then no position is found twice. For any other set of seeds
+/// use the visited set (`cfg.visited_set`).
 pub fn closure(seeds: &[Seed], cfg: &Config, progress: &(dyn Fn(u64) + Sync)) -> Closure {
     if cfg.visited_set {
         return closure_with_visited_set(seeds, cfg, progress);

@@ -36,7 +36,8 @@ pub struct Args {
     /// How many games to report, by cards and by tricks.
     #[arg(long, value_name = "K", default_value_t = ExtendConfig::default().top)]
     top: usize,
-    /// Stop the backward search after this many positions.
+    /// Stop the backward search once more than N positions are found (the batch in progress is
+    /// finished); the games reported then come from the partial tree.
     #[arg(long, value_name = "N", default_value_t = ExtendConfig::default().max_positions)]
     max_positions: u64,
     /// Where games longer than the record are written.

@@ -37,7 +37,8 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
-    /// Stop after this many positions and exit 1 with the partial counts.
+    /// Stop once more than N positions are found (the batch in progress, up to 65536 positions
+    /// expanded, is finished) and exit 1 with the partial counts.
     #[arg(long, value_name = "N", default_value_t = Config::default().max_positions)]
     max_positions: u64,
     /// Also write the JSON object (with the command that made it) to FILE, atomically.
