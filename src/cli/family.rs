@@ -1,5 +1,5 @@
 //! `ansatz family`: a position's cycle and its backward closure, with the balanced deals in it.
-//! Also the helpers `extend` shares: an open-ended progress counter and atomic file writes.
+//! Also the helpers `extend` shares: an open-ended progress counter and result-file writes.
 
 use std::io::Write;
 use std::path::Path;
@@ -73,24 +73,10 @@ pub(super) fn counter(unit: &str, quiet: bool) -> ProgressBar {
     pb
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory and a rename, so a
-/// reader never sees half a file.
+/// Writes `text` to `path` atomically (`library::atomic`), naming the file on failure.
 pub(super) fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    if let Some(d) = dir {
-        std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
-    }
-    let name = path
-        .file_name()
-        .ok_or_else(|| BadInput(format!("{} is not a file name", path.display())))?;
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
-    Ok(())
+    crate::library::atomic::write_atomic(path, text.as_bytes())
+        .with_context(|| format!("writing {}", path.display()))
 }
 
 /// The command line that is running, for result files.
