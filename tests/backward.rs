@@ -107,10 +107,10 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig::with_cases(1000))]
 
     #[test]
-    fn predecessors_equal_brute_force(p in position_or_successor(6)) {
+    fn predecessors_equal_brute_force(p in position_or_successor(7)) {
         prop_assert_eq!(strings(&fast_preds(&p)), brute_force(&p));
     }
 
