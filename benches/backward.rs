@@ -96,6 +96,13 @@ fn bench(c: &mut Criterion) {
         g.bench_function("family_2024", |b| {
             b.iter(|| pool.install(|| closure_size(black_box(&family))))
         });
+        let visited = Config {
+            visited_set: true,
+            ..Config::default()
+        };
+        g.bench_function("family_2024_visited_set", |b| {
+            b.iter(|| pool.install(|| closure::closure(black_box(&family), &visited, &|_| {}).size))
+        });
         g.throughput(Throughput::Elements(games_size));
         g.bench_function("random_game_trees", |b| {
             b.iter(|| {

@@ -107,10 +107,10 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig::with_cases(1000))]
 
     #[test]
-    fn predecessors_equal_brute_force(p in position_or_successor(6)) {
+    fn predecessors_equal_brute_force(p in position_or_successor(7)) {
         prop_assert_eq!(strings(&fast_preds(&p)), brute_force(&p));
     }
 
@@ -123,6 +123,8 @@ proptest! {
         let plain = reference::closure(&seeds.iter().map(|s| s.node.pos.to_position()).collect::<Vec<_>>());
         prop_assert!(fast.complete);
         prop_assert_eq!(fast.size, plain.size);
+        let checked = closure::closure_with_visited_set(&seeds, &Config::default(), &|_| {});
+        prop_assert_eq!((checked.size, checked.duplicates), (plain.size, 0));
         prop_assert_eq!(fast.max_depth as u64, plain.max_depth);
         let mut balanced: Vec<String> = fast.balanced.iter().map(|n| n.pos.to_position().to_string()).collect();
         balanced.sort();
@@ -236,6 +238,7 @@ fn paper_deal_is_in_its_family() {
         })
         .collect();
     let checked = closure::closure_with_visited_set(&seeds, &Config::default(), &|_| {});
+    assert_eq!(checked.duplicates, 0);
     assert_eq!(checked.size, f.closure_size);
     assert_eq!(checked.balanced.len(), f.balanced.len());
     // And the plain visited-set BFS over whole positions agrees on everything.
@@ -342,7 +345,13 @@ fn family_command_reports_the_paper_deal() {
     let balanced: Vec<String> = serde_json::from_value(v["balanced"].clone()).unwrap();
     assert!(balanced.iter().any(|b| b == PAPER_DEAL));
     assert!(balanced.windows(2).all(|w| w[0] < w[1]), "sorted");
-    // Same answer on one thread.
+    // Same answer on one thread, and with the visited set (which meets no position twice).
+    let o2 = ansatz(&["family", "--json", "--visited-set", PAPER_DEAL]);
+    let v2: serde_json::Value = serde_json::from_str(&stdout(&o2)).unwrap();
+    assert_eq!(
+        (&v2["closure_size"], &v2["balanced"], &v2["duplicates"]),
+        (&v["closure_size"], &v["balanced"], &serde_json::json!(0))
+    );
     let o1 = ansatz(&["family", "--json", "--threads", "1", PAPER_DEAL]);
     let v1: serde_json::Value = serde_json::from_str(&stdout(&o1)).unwrap();
     assert_eq!(
@@ -469,4 +478,17 @@ fn bad_input_exits_2() {
         assert_eq!(code(&o), 2, "{args:?}: {}", stderr(&o));
         assert!(!stderr(&o).contains("panicked"), "{args:?}");
     }
+}
+
+/// Positions past the compact layout (more than 64 cards) go through the plain replay.
+#[test]
+fn large_positions_use_the_replay() {
+    let big = format!("{}/{}J- (2)", "-".repeat(40), "-".repeat(28));
+    let p = pos(&big);
+    assert!(p.total() > ansatz::backward::COMPACT_MAX_CARDS);
+    let preds = ansatz::backward::predecessors(&p).unwrap();
+    assert_eq!(strings(&preds), strings(&reference::predecessors(&p)));
+    assert!(!preds.is_empty());
+    let o = ansatz(&["family", &big]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
 }

@@ -128,6 +128,7 @@ pub fn extend(
         &Config {
             max_positions: cfg.max_positions,
             seeds_balanced: false,
+            visited_set: false,
         },
         progress,
     );

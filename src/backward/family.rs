@@ -9,7 +9,7 @@ use super::closure::{self, Closure, Config, Node, Seed};
 use super::compact::{COMPACT_MAX_CARDS, Compact};
 use crate::engine::fast::{Small, Step};
 use crate::engine::{CycleInfo, Outcome};
-use crate::position::Position;
+use crate::position::{PACK_MAX_CARDS, Position};
 
 /// Why a family cannot be built.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -19,6 +19,8 @@ pub enum FamilyError {
     Terminates { winner: u8, tricks: u64, cards: u64 },
     #[error("position holds {0} cards; backward play handles at most {COMPACT_MAX_CARDS}")]
     TooManyCards(usize),
+    #[error("position holds {0} cards; the visited set's u128 key holds at most {PACK_MAX_CARDS}")]
+    TooManyCardsForKey(usize),
 }
 
 /// A cycle and its backward closure.
@@ -36,6 +38,8 @@ pub struct Family {
     pub deepest: Position,
     /// False when `max_positions` stopped the search: the counts are then partial.
     pub complete: bool,
+    /// Positions met twice; counted only with `Config::visited_set`, and always 0.
+    pub duplicates: u64,
     /// Wall time of the closure search alone.
     pub seconds: f64,
 }
@@ -54,6 +58,9 @@ pub fn family(
 ) -> Result<Family, FamilyError> {
     if pos.total() > COMPACT_MAX_CARDS {
         return Err(FamilyError::TooManyCards(pos.total()));
+    }
+    if cfg.visited_set && pos.total() > PACK_MAX_CARDS {
+        return Err(FamilyError::TooManyCardsForKey(pos.total()));
     }
     match crate::engine::play(pos) {
         Outcome::Terminates {
@@ -98,7 +105,8 @@ pub fn cycle_seeds(cycle: &[Compact]) -> Vec<Seed> {
         .collect()
 }
 
-/// The family of a cycle already found (e.g. by `assemble`); the id must hold at most 64 cards.
+/// The family of a cycle already found (e.g. by `assemble`); the id must hold at most 64 cards
+/// (52 with `cfg.visited_set`).
 /// Cheap for small closures: one pass over the cycle, then the BFS.
 pub fn family_of_cycle(info: CycleInfo, cfg: &Config, progress: &(dyn Fn(u64) + Sync)) -> Family {
     let seeds = cycle_seeds(&cycle_positions(&info));
@@ -122,6 +130,7 @@ pub fn family_of_cycle(info: CycleInfo, cfg: &Config, progress: &(dyn Fn(u64) + 
         max_depth: found.max_depth as u64,
         deepest: deepest.pos.to_position(),
         complete: found.complete,
+        duplicates: found.duplicates,
         seconds,
     }
 }

@@ -23,10 +23,10 @@ use crate::notation::Notation;
 #[command(after_help = "\
 Examples:
   ansatz extend '--K---Q----A-----J-----A-Q/--J---K----K---J-AQ--A-- (1)'
-  ansatz extend --top 3 --json --max-positions 100000000 'POSITION'
+  ansatz extend --top 3 --json --max-positions 100000000 'AJ-J---A---A----J--Q--A--K/---Q-K-J---------KK----Q-Q'
 
-Every position in the backward tree reaches the original game, so its length is known; the K
-longest balanced ones by cards and by tricks are replayed forward before they are printed. A game
+Every position in the backward tree reaches the original game, so its length is known; every
+balanced one is still replayed forward, and the K longest by cards and by tricks are printed. A game
 longer than the record (8344 cards or 1164 tricks) is written to --results (default results/).
 Exit 1 when the tree holds no balanced position; a search cut by --max-positions says so.")]
 pub struct Args {
@@ -36,7 +36,8 @@ pub struct Args {
     /// How many games to report, by cards and by tricks.
     #[arg(long, value_name = "K", default_value_t = ExtendConfig::default().top)]
     top: usize,
-    /// Stop the backward search after this many positions.
+    /// Stop the backward search once more than N positions are found (the batch in progress is
+    /// finished); the games reported then come from the partial tree.
     #[arg(long, value_name = "N", default_value_t = ExtendConfig::default().max_positions)]
     max_positions: u64,
     /// Where games longer than the record are written.
