@@ -25,17 +25,19 @@ impl SplitMix64 {
         mix(self.0)
     }
 
-    /// Uniform in `0..n` (Lemire's multiply-and-reject, no modulo bias).
+    /// Uniform in `0..n` (Lemire's multiply-and-reject, no modulo bias). The division that sets
+    /// the rejection threshold runs only when the low half falls below `n`, which is rare.
     #[inline]
     pub fn below(&mut self, n: u64) -> u64 {
         debug_assert!(n > 0);
-        loop {
-            let m = (self.next_u64() as u128) * (n as u128);
-            let low = m as u64;
-            if low >= n.wrapping_neg() % n {
-                return (m >> 64) as u64;
+        let mut m = (self.next_u64() as u128) * (n as u128);
+        if (m as u64) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (m as u64) < threshold {
+                m = (self.next_u64() as u128) * (n as u128);
             }
         }
+        (m >> 64) as u64
     }
 
     /// Fisher–Yates shuffle.
