@@ -3,10 +3,12 @@
 
 mod assemble;
 mod bench;
+mod cluster;
 mod extend;
 mod family;
 mod find_pieces;
 mod inspect;
+mod merge;
 mod mutate;
 mod output;
 mod play;
@@ -51,6 +53,7 @@ enum Command {
     FindPieces(find_pieces::Args),
     Inspect(inspect::Args),
     Mutate(mutate::Args),
+    Merge(merge::Args),
 }
 
 /// Runs the command line and maps errors to exit codes. A broken pipe is not an error.
@@ -66,6 +69,7 @@ pub fn main() -> ExitCode {
         Command::FindPieces(a) => find_pieces::run(a),
         Command::Inspect(a) => inspect::run(a),
         Command::Mutate(a) => mutate::run(a),
+        Command::Merge(a) => merge::run(a),
     };
     match result {
         Ok(code) => code,
