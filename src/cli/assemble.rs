@@ -724,7 +724,15 @@ fn run_cluster(
                 note(&Record::Family(f.clone()));
                 families.push(f);
             });
-            (me == 0).then_some((units, families))
+            if me != 0 {
+                return None;
+            }
+            // The finished work of an earlier attempt joins the new, in unit order as a single
+            // run gives it (the decks file lists decks in unit order).
+            units.extend(job.done_units.iter().cloned());
+            units.sort_by_key(|u| u.index);
+            families.extend(job.done_families.values().cloned());
+            Some((units, families))
         })
         .map_err(|e| BadInput(e.to_string()))?;
     Ok(results.into_iter().flatten().next())
