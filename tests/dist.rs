@@ -235,9 +235,11 @@ fn cluster(base: &[&str], n: usize, workers: usize, dir: &Path, extra: &[&str]) 
                 workers.to_string(),
                 "--connect-timeout".into(),
                 "20".into(),
-                "--out".into(),
-                dir.join(format!("p{i}")).display().to_string(),
             ];
+            if !extra.contains(&"--out") {
+                more.push("--out".into());
+                more.push(dir.join(format!("p{i}")).display().to_string());
+            }
             more.extend(extra.iter().map(|s| s.to_string()));
             spawn(&with(
                 base,
@@ -361,4 +363,49 @@ fn bad_clusters_exit_2_without_hanging() {
         assert!(o.stdout.is_empty());
         assert!(start.elapsed() < Duration::from_secs(20));
     }
+}
+
+/// find-pieces over small lengths: many ranges, a few dozen pieces.
+const FIND: &[&str] = &["find-pieces", "--max-len", "13", "--json", "-q"];
+
+#[test]
+fn find_pieces_shards_and_clusters_write_the_single_run_library() {
+    let dir = tmp("find");
+    let lib = dir.join("lib.bin");
+    let l = lib.to_str().unwrap();
+    // Each run writes the same path (the library records its command line, --out included).
+    let take = |name: &str| {
+        let to = dir.join(name);
+        std::fs::rename(&lib, &to).unwrap();
+        std::fs::read(to).unwrap()
+    };
+    let want = answer(run_ok(&with(FIND, &["--out", l])));
+    let single = take("single.bin");
+
+    let mut files = Vec::new();
+    for i in 0..3 {
+        let v = run_ok(&with(FIND, &["--out", l, "--shard", &format!("{i}/3")]));
+        files.push(v["file"].as_str().unwrap().to_string());
+    }
+    let mut args = vec!["merge".to_string(), "--json".into()];
+    args.extend(files.iter().rev().cloned());
+    let mut merged = answer(run_ok(&args));
+    merged
+        .as_object_mut()
+        .unwrap()
+        .remove("candidates_per_second");
+    let mut w = want.clone();
+    w.as_object_mut().unwrap().remove("candidates_per_second");
+    assert_eq!(merged, w);
+    assert!(take("merged.bin") == single, "merged library differs");
+
+    let outs = cluster(FIND, 3, 2, &dir, &["--out", l]);
+    for o in &outs {
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let mut got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
+    got = answer(got);
+    got.as_object_mut().unwrap().remove("candidates_per_second");
+    assert_eq!(got, w);
+    assert!(take("cluster.bin") == single, "cluster library differs");
 }

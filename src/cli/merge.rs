@@ -16,6 +16,8 @@ Examples:
   ansatz assemble --balance --shard 0/3 --out shards     # one task of a job array (0/3, 1/3, 2/3)
   ansatz merge shards/assemble-paper-2024-k3-balance.shard-*-of-3.bin --json
   ansatz merge --out results shards/*.bin
+  ansatz find-pieces --max-len 20 --shard 1/4 --out pieces/len20.bin   # writes pieces/len20.bin.shard-1-of-4
+  ansatz merge pieces/len20.bin.shard-*-of-4                            # writes pieces/len20.bin
 
 Every shard 0..N of one run must be given exactly once; shards of different runs or commands,
 and truncated or foreign files, are refused (exit 2). The merged result files go to --out.")]
@@ -23,9 +25,10 @@ pub struct Args {
     /// Shard files written by `--shard I/N` runs.
     #[arg(required = true, value_name = "FILES")]
     files: Vec<PathBuf>,
-    /// Directory for the merged result files.
-    #[arg(long, default_value = "results", value_name = "DIR")]
-    out: PathBuf,
+    /// Where the merged answer goes: the results directory of `assemble` (default results/), the
+    /// library file of `find-pieces` (default: the --out the shards were given).
+    #[arg(long, value_name = "PATH")]
+    out: Option<PathBuf>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -36,12 +39,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut out = Out::new();
     match files[0].command.as_str() {
         "assemble" => {
-            let (summary, meta) = super::assemble::merge_shards(&files, &args.out)?;
+            let dir = args.out.unwrap_or_else(|| PathBuf::from("results"));
+            let (summary, meta) = super::assemble::merge_shards(&files, &dir)?;
             if args.json {
                 out.json(&summary)?;
             } else {
                 super::assemble::print_text(&mut out, &summary, &meta)?;
             }
+        }
+        "find-pieces" => {
+            return super::find_pieces::merge_shards(&files, args.out.as_deref(), args.json);
         }
         other => {
             return Err(BadInput(format!(
