@@ -129,10 +129,14 @@ impl Cluster {
         let n = self.processes();
         let deadline = Instant::now() + self.connect_timeout;
         let listener = if me + 1 < n {
-            let l = TcpListener::bind(&self.hosts[me]).map_err(|e| ClusterError::Listen {
-                address: self.hosts[me].clone(),
-                error: e.to_string(),
-            })?;
+            // Listen on every interface at this process's port: its host name may not resolve
+            // yet from inside (a pod's DNS record appears late) or may name a NAT address.
+            let port = self.hosts[me].rsplit_once(':').map_or("", |(_, p)| p);
+            let l =
+                TcpListener::bind(format!("0.0.0.0:{port}")).map_err(|e| ClusterError::Listen {
+                    address: self.hosts[me].clone(),
+                    error: e.to_string(),
+                })?;
             l.set_nonblocking(true)
                 .map_err(|e| ClusterError::Network(e.to_string()))?;
             Some(l)
