@@ -362,6 +362,8 @@ fn bad_clusters_exit_2_without_hanging() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(o.stdout.is_empty());
         assert!(start.elapsed() < Duration::from_secs(20));
+        // Nothing is left behind: the same command runs again without --resume.
+        assert!(!out.exists(), "{args:?} left {}", out.display());
     }
 }
 

@@ -268,6 +268,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let ckpt_path = args.out.join(format!("{ckpt_stem}.checkpoint"));
     let pool = super::bench::pool(args.threads)?;
 
+    // A cluster connects first: if it never forms, no checkpoint is left behind.
+    let mut connection = match &mode {
+        Mode::Cluster(c) => Some(c.connect().map_err(|e| BadInput(e.to_string()))?),
+        _ => None,
+    };
     if lead && args.resume && !ckpt_path.exists() {
         return Err(BadInput(format!(
             "--resume: no checkpoint at {} (run without --resume to start)",
@@ -332,7 +337,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             done_families,
         };
         let pb = progress::bar(total, "decks", args.quiet || args.json || !lead);
-        match run_cluster(cluster, job, Arc::new(note), pb.clone())? {
+        let connection = connection.take().expect("connected above");
+        match run_cluster(cluster, connection, job, Arc::new(note), pb.clone())? {
             None => return Ok(ExitCode::SUCCESS),
             Some(r) => {
                 pb.finish_and_clear();
@@ -637,6 +643,7 @@ enum Msg {
 /// them to worker 0. Returns the units and families at process 0, `None` elsewhere.
 fn run_cluster(
     cluster: &crate::dist::cluster::Cluster,
+    connection: crate::dist::cluster::Connection,
     job: ClusterJob,
     note: Arc<dyn Fn(&Record) + Send + Sync>,
     pb: indicatif::ProgressBar,
@@ -646,7 +653,7 @@ fn run_cluster(
     let job = Arc::new(job);
     pb.inc(job.done_units.iter().map(|u| u.decks).sum());
     let results = cluster
-        .execute(move |w| {
+        .execute(connection, move |w| {
             let (me, peers) = position(w);
             // Round 1: worker 0 tells every worker which units and families are already done.
             let seed: Vec<(u64, Vec<u32>, Vec<u128>)> = if me == 0 {

@@ -212,6 +212,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         None => (checkpoint_path(&args.out), fingerprint),
     };
     let lead = !matches!(&mode, Mode::Cluster(c) if c.process != 0);
+    // A cluster connects first: if it never forms, no checkpoint is left behind.
+    let mut connection = match &mode {
+        Mode::Cluster(c) => Some(c.connect().map_err(|e| BadInput(e.to_string()))?),
+        _ => None,
+    };
     let (checkpoint, done) = if !lead {
         (None, Vec::new())
     } else if args.resume {
@@ -244,7 +249,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     };
     let report: RunReport = if let Mode::Cluster(cluster) = &mode {
-        match run_cluster(cluster, search.clone(), done, Arc::new(record), pb.clone())? {
+        let connection = connection.take().expect("connected above");
+        match run_cluster(
+            cluster,
+            connection,
+            search.clone(),
+            done,
+            Arc::new(record),
+            pb.clone(),
+        )? {
             Some(r) => r,
             None => return Ok(ExitCode::SUCCESS),
         }
@@ -624,6 +637,7 @@ type Recorder = dyn Fn(&RangeDone) -> Result<(), CheckpointError> + Send + Sync;
 /// (process 0), which logs them. Returns the report at process 0, `None` elsewhere.
 fn run_cluster(
     cluster: &crate::dist::cluster::Cluster,
+    connection: crate::dist::cluster::Connection,
     search: Arc<Search>,
     done: Vec<RangeDone>,
     record: Arc<Recorder>,
@@ -634,7 +648,7 @@ fn run_cluster(
     let total_ranges = search.ranges();
     pb.inc(done.iter().map(|r| r.candidates).sum());
     let results = cluster
-        .execute(move |w| {
+        .execute(connection, move |w| {
             let (me, peers) = position(w);
             // Round 1: worker 0 tells every worker which ranges are already done.
             let seed: Vec<(u64, Vec<u32>)> = if me == 0 {

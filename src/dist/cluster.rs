@@ -123,8 +123,17 @@ impl Cluster {
     }
 
     /// Opens a TCP connection to every other process (timely's handshake), or fails after
-    /// `connect_timeout`. Entry `i` is the stream to process `i` (`None` for this process).
-    fn connect(&self) -> Result<Vec<Option<TcpStream>>, ClusterError> {
+    /// `connect_timeout`. Connect before starting work that leaves traces (a checkpoint), so a
+    /// cluster that never forms leaves nothing behind.
+    pub fn connect(&self) -> Result<Connection, ClusterError> {
+        if self.processes() == 1 {
+            return Ok(Connection(Vec::new()));
+        }
+        self.sockets().map(Connection)
+    }
+
+    /// Entry `i` is the stream to process `i` (`None` for this process).
+    fn sockets(&self) -> Result<Vec<Option<TcpStream>>, ClusterError> {
         let me = self.process;
         let n = self.processes();
         let deadline = Instant::now() + self.connect_timeout;
@@ -215,7 +224,7 @@ impl Cluster {
     /// Connects the cluster and runs `func` on each of this process's workers; returns their
     /// results in worker order. A peer dying mid-run makes timely's network threads panic with
     /// "timely communication error": the caller should stop the process on that panic (fail-stop).
-    pub fn execute<T, F>(&self, func: F) -> Result<Vec<T>, ClusterError>
+    pub fn execute<T, F>(&self, connection: Connection, func: F) -> Result<Vec<T>, ClusterError>
     where
         T: Send + 'static,
         F: Fn(&mut Worker) -> T + Send + Sync + 'static,
@@ -227,7 +236,7 @@ impl Cluster {
                 .map(AllocatorBuilder::Process)
                 .collect::<Vec<_>>()
         } else {
-            let sockets = self.connect()?;
+            let sockets = connection.0;
             let process =
                 ProcessBuilder::new_typed_vector(self.workers, hooks.refill.clone(), None);
             let (tcp, guard) = initialize_networking_from_sockets(
@@ -253,6 +262,9 @@ impl Cluster {
         ))
     }
 }
+
+/// The open connections of a cluster, from [`Cluster::connect`].
+pub struct Connection(Vec<Option<TcpStream>>);
 
 fn join<T: Send + 'static>(
     guards: Result<timely::communication::WorkerGuards<T>, String>,
@@ -366,8 +378,9 @@ mod tests {
     #[test]
     fn rounds_route_to_owners_in_one_process() {
         let c = Cluster::new(vec!["localhost:1".into()], 0, 3, Duration::from_secs(1)).unwrap();
+        let conn = c.connect().unwrap();
         let got = c
-            .execute(|w| {
+            .execute(conn, |w| {
                 let (me, peers) = position(w);
                 let mine: Vec<u64> = (0..30u64).filter(|u| *u as usize % peers == me).collect();
                 let mut back = round_collect(w, mine, |x| x % 2);
