@@ -411,3 +411,39 @@ fn find_pieces_shards_and_clusters_write_the_single_run_library() {
     assert_eq!(got, w);
     assert!(take("cluster.bin") == single, "cluster library differs");
 }
+
+#[test]
+fn processes_of_different_jobs_stop_with_exit_2() {
+    let dir = tmp("mismatch");
+    let hosts = dir.join("hosts");
+    std::fs::write(&hosts, free_hosts(2)).unwrap();
+    let h = hosts.display().to_string();
+    let children: Vec<Child> = ["1000", "2000"]
+        .iter()
+        .enumerate()
+        .map(|(i, limit)| {
+            let out = dir.join(format!("p{i}")).display().to_string();
+            let args: Vec<String> = [
+                "assemble",
+                "--limit",
+                limit,
+                "-q",
+                "--out",
+                &out,
+                "--hosts",
+                &h,
+                "--process",
+                &i.to_string(),
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+            spawn(&args)
+        })
+        .collect();
+    for o in wait_all(children, Duration::from_secs(60)) {
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("different jobs"));
+        assert!(o.stdout.is_empty());
+    }
+}

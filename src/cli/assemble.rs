@@ -24,6 +24,7 @@ use crate::backward::family::family;
 use crate::card::{Card, DeckSpec};
 use crate::dist::shard::ShardFile;
 use crate::library::checkpoint::Checkpoint;
+use crate::library::fnv1a;
 use crate::library::{self, Library, write_atomic};
 use crate::position::Position;
 
@@ -338,7 +339,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
         };
         let pb = progress::bar(total, "decks", args.quiet || args.json || !lead);
         let connection = connection.take().expect("connected above");
-        match run_cluster(cluster, connection, job, Arc::new(note), pb.clone())? {
+        match run_cluster(
+            cluster,
+            connection,
+            fnv1a(format!("assemble {fingerprint} workers={}", cluster.workers).as_bytes()),
+            job,
+            Arc::new(note),
+            pb.clone(),
+        )? {
             None => return Ok(ExitCode::SUCCESS),
             Some(r) => {
                 pb.finish_and_clear();
@@ -644,16 +652,20 @@ enum Msg {
 fn run_cluster(
     cluster: &crate::dist::cluster::Cluster,
     connection: crate::dist::cluster::Connection,
+    job_fingerprint: u64,
     job: ClusterJob,
     note: Arc<dyn Fn(&Record) + Send + Sync>,
     pb: indicatif::ProgressBar,
 ) -> Result<Option<(Vec<UnitDone>, Vec<FamilyDone>)>> {
-    use crate::dist::cluster::{position, round, round_collect};
+    use crate::dist::cluster::{position, round, round_collect, same_job};
     use crate::dist::owner::owner;
     let job = Arc::new(job);
     pb.inc(job.done_units.iter().map(|u| u.decks).sum());
     let results = cluster
         .execute(connection, move |w| {
+            if !same_job(w, job_fingerprint) {
+                return Err(());
+            }
             let (me, peers) = position(w);
             // Round 1: worker 0 tells every worker which units and families are already done.
             let seed: Vec<(u64, Vec<u32>, Vec<u128>)> = if me == 0 {
@@ -732,16 +744,24 @@ fn run_cluster(
                 families.push(f);
             });
             if me != 0 {
-                return None;
+                return Ok(None);
             }
             // The finished work of an earlier attempt joins the new, in unit order as a single
             // run gives it (the decks file lists decks in unit order).
             units.extend(job.done_units.iter().cloned());
             units.sort_by_key(|u| u.index);
             families.extend(job.done_families.values().cloned());
-            Some((units, families))
+            Ok(Some((units, families)))
         })
         .map_err(|e| BadInput(e.to_string()))?;
+    let results: Vec<_> = results
+        .into_iter()
+        .collect::<Result<_, ()>>()
+        .map_err(|_| {
+            BadInput(
+                "the cluster's processes run different jobs: start every process with the same command, arguments and --workers (only --process differs)".into(),
+            )
+        })?;
     Ok(results.into_iter().flatten().next())
 }
 

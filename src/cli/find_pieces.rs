@@ -21,6 +21,7 @@ use crate::ansatz::template::Template;
 use crate::card::{Card, NUMBER};
 use crate::dist::shard::{Shard, ShardFile};
 use crate::library::checkpoint::{Checkpoint, CheckpointError, RangeDone};
+use crate::library::fnv1a;
 use crate::library::{self, Enumeration, Library};
 use crate::notation::{Notation, parse_hand};
 
@@ -253,6 +254,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         match run_cluster(
             cluster,
             connection,
+            fnv1a(format!("find-pieces {fingerprint} workers={}", cluster.workers).as_bytes()),
             search.clone(),
             done,
             Arc::new(record),
@@ -638,17 +640,21 @@ type Recorder = dyn Fn(&RangeDone) -> Result<(), CheckpointError> + Send + Sync;
 fn run_cluster(
     cluster: &crate::dist::cluster::Cluster,
     connection: crate::dist::cluster::Connection,
+    job_fingerprint: u64,
     search: Arc<Search>,
     done: Vec<RangeDone>,
     record: Arc<Recorder>,
     pb: indicatif::ProgressBar,
 ) -> Result<Option<RunReport>> {
-    use crate::dist::cluster::{position, round, round_collect};
+    use crate::dist::cluster::{position, round, round_collect, same_job};
     let done = Arc::new(done);
     let total_ranges = search.ranges();
     pb.inc(done.iter().map(|r| r.candidates).sum());
     let results = cluster
         .execute(connection, move |w| {
+            if !same_job(w, job_fingerprint) {
+                return Err(());
+            }
             let (me, peers) = position(w);
             // Round 1: worker 0 tells every worker which ranges are already done.
             let seed: Vec<(u64, Vec<u32>)> = if me == 0 {
@@ -678,16 +684,24 @@ fn run_cluster(
                 got.push(r);
             });
             if me != 0 {
-                return None;
+                return Ok(None);
             }
             if let Some(e) = failure {
-                return Some(Err(e));
+                return Ok(Some(Err(e)));
             }
             got.extend(done.iter().cloned());
             got.sort_by_key(|r| r.index);
-            Some(Ok(got))
+            Ok(Some(Ok(got)))
         })
         .map_err(|e| BadInput(e.to_string()))?;
+    let results: Vec<_> = results
+        .into_iter()
+        .collect::<Result<_, ()>>()
+        .map_err(|_| {
+            BadInput(
+                "the cluster's processes run different jobs: start every process with the same command, arguments and --workers (only --process differs)".into(),
+            )
+        })?;
     let Some(ranges) = results.into_iter().flatten().next() else {
         return Ok(None);
     };

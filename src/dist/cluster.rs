@@ -328,6 +328,18 @@ where
     out
 }
 
+/// Checks that every worker of the cluster runs the same job: each sends `fingerprint` (a hash
+/// of the command and its parameters) to every worker. Returns false on this worker when any
+/// fingerprint differs from its own; every worker sees every fingerprint, so all of them agree on
+/// the verdict. Run it as the first round, before rounds whose record types depend on the job.
+pub fn same_job(worker: &mut Worker, fingerprint: u64) -> bool {
+    let (_, peers) = position(worker);
+    let all = (0..peers as u64).map(|t| (t, fingerprint));
+    round_collect(worker, all, |x| x.0)
+        .iter()
+        .all(|&(_, f)| f == fingerprint)
+}
+
 /// The global index of a worker and the number of workers, for splitting units: unit `u` runs on
 /// worker `u % peers`.
 pub fn position(worker: &Worker) -> (usize, usize) {
@@ -391,5 +403,16 @@ mod tests {
         assert_eq!(got[0].1, (0..30).step_by(2).collect::<Vec<u64>>());
         assert_eq!(got[1].1, (1..30).step_by(2).collect::<Vec<u64>>());
         assert!(got[2].1.is_empty());
+    }
+
+    #[test]
+    fn workers_agree_on_the_job() {
+        let c = Cluster::new(vec!["localhost:1".into()], 0, 3, Duration::from_secs(1)).unwrap();
+        let same = c.execute(c.connect().unwrap(), |w| same_job(w, 7)).unwrap();
+        assert_eq!(same, vec![true; 3]);
+        let mixed = c
+            .execute(c.connect().unwrap(), |w| same_job(w, w.index() as u64 / 2))
+            .unwrap();
+        assert_eq!(mixed, vec![false; 3]);
     }
 }
