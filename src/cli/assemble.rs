@@ -41,6 +41,8 @@ Examples:
   ansatz assemble --library pieces/found.bin --balance --json
   ansatz assemble --library a.bin --library b.bin --out results/run1 --resume
   ansatz assemble --limit 100000                    # the first 100000 decks only
+  ansatz assemble --balance --shard 2/8 --out shards   # slice 2 of a job array; then ansatz merge
+  ansatz assemble --balance --hosts hosts.txt --process 0 --workers 16   # cluster (see README)
 
 Every ordered choice of K piece shapes whose cards fill the deck is tried with every assignment
 of face kinds to its face slots, so each deck is tested once. Results go to DIR (default results/)

@@ -33,6 +33,8 @@ Examples:
   ansatz find-pieces --max-len 20 --max-faces 6 --out pieces/len20-faces6.bin
   ansatz find-pieces --max-len 32 --max-faces 7 --faces-as K --out pieces/len32-K.bin
   ansatz find-pieces --resume                          # finish an interrupted run
+  ansatz find-pieces --max-len 28 --shard 3/16 --out pieces/len28.bin   # job array; then merge
+  ansatz find-pieces --max-len 28 --hosts hosts.txt --process 1 --workers 32   # cluster
   ansatz find-pieces --from-text ../shared/data/pieces-2024.txt --out pieces/paper-2024.bin
 
 Candidates are all sequences of --min-len..=--max-len cards over number cards and the template's
