@@ -447,3 +447,26 @@ fn processes_of_different_jobs_stop_with_exit_2() {
         assert!(o.stdout.is_empty());
     }
 }
+
+#[test]
+fn family_on_three_processes_equals_the_single_process_family() {
+    let dir = tmp("family");
+    let base: &[&str] = &["family", "--json", "-q"];
+    let strip = |mut v: Value| {
+        for k in ["seconds", "positions_per_second", "threads"] {
+            v.as_object_mut().unwrap().remove(k);
+        }
+        v
+    };
+    let want = strip(run_ok(&with(base, &["--threads", "1"])));
+    let outs = cluster(base, 3, 2, &dir, &[]);
+    for o in &outs {
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
+    assert_eq!(got["threads"], 6);
+    assert_eq!(strip(got), want);
+    assert!(outs[1].stdout.is_empty() && outs[2].stdout.is_empty());
+    let o = ansatz(&["family", "--shard", "0/2"]);
+    assert_eq!(o.status.code(), Some(2));
+}
