@@ -9,6 +9,7 @@ pub mod bench;
 pub mod card;
 pub mod cli;
 pub mod deal;
+pub mod dist;
 pub mod engine;
 pub mod library;
 pub mod notation;

@@ -5,6 +5,8 @@ mod assemble;
 /// Backward play: predecessors, closures, families, extension.
 mod backward;
 mod common;
+/// Distribution: job-array shards and `merge`, clusters on timely-dataflow (3 processes on loopback).
+mod dist;
 /// Engines: known answers from shared/data, fast vs reference property tests, notation round trips.
 mod engine;
 /// Pieces: enumeration vs naive checker, templates, classes, libraries, checkpoints, mutate.

@@ -177,6 +177,19 @@ pub fn run<E: Send>(
     stop_after: Option<usize>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<RunReport, E> {
+    run_some(search, done, &|_| true, record, stop_after, progress)
+}
+
+/// [`run`] over the ranges `owns` accepts only (a shard of the run, see `dist::shard`); the
+/// report is complete when every one of those ranges is done.
+pub fn run_some<E: Send>(
+    search: &Search,
+    done: Vec<RangeDone>,
+    owns: &(dyn Fn(usize) -> bool + Sync),
+    record: &(dyn Fn(&RangeDone) -> Result<(), E> + Sync),
+    stop_after: Option<usize>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<RunReport, E> {
     let mut finished = vec![false; search.ranges()];
     let mut results: Vec<RangeDone> = Vec::new();
     for r in done {
@@ -188,7 +201,9 @@ pub fn run<E: Send>(
             results.push(r);
         }
     }
-    let todo: Vec<usize> = (0..search.ranges()).filter(|&i| !finished[i]).collect();
+    let todo: Vec<usize> = (0..search.ranges())
+        .filter(|&i| owns(i) && !finished[i])
+        .collect();
     let count = AtomicUsize::new(0);
     let failure: Mutex<Option<E>> = Mutex::new(None);
     let new: Vec<RangeDone> = todo
@@ -214,7 +229,7 @@ pub fn run<E: Send>(
         return Err(e);
     }
     results.extend(new);
-    let complete = results.len() == search.ranges();
+    let complete = results.len() == (0..search.ranges()).filter(|&i| owns(i)).count();
     Ok(RunReport {
         complete,
         ranges_done: results.len(),

@@ -367,16 +367,39 @@ impl Plan {
         on_done: &(dyn Fn(&UnitDone) + Sync),
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Vec<UnitDone> {
-        let finished: std::collections::HashSet<u32> = done.iter().map(|u| u.index).collect();
+        self.run_some(done, limit_decks, keep_decks, &|_| true, on_done, stop)
+    }
+
+    /// Each unit with its deck limit under a run limit of `limit_decks` (counted in enumeration
+    /// order); units past the limit are left out.
+    pub fn unit_limits(&self, limit_decks: u64) -> Vec<(u32, u64)> {
         let mut before = 0u64;
-        let todo: Vec<(u32, u64)> = (0..self.units() as u32)
+        (0..self.units() as u32)
             .map(|i| {
                 let size = self.unit_decks[i as usize];
                 let lim = limit_decks.saturating_sub(before).min(size);
                 before += size;
                 (i, lim)
             })
-            .filter(|&(i, lim)| lim > 0 && !finished.contains(&i))
+            .filter(|&(_, lim)| lim > 0)
+            .collect()
+    }
+
+    /// [`Plan::run`] over the units `owns` accepts only (a shard of the run, see `dist::shard`).
+    pub fn run_some(
+        &self,
+        done: &[UnitDone],
+        limit_decks: u64,
+        keep_decks: bool,
+        owns: &(dyn Fn(u32) -> bool + Sync),
+        on_done: &(dyn Fn(&UnitDone) + Sync),
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Vec<UnitDone> {
+        let finished: std::collections::HashSet<u32> = done.iter().map(|u| u.index).collect();
+        let todo: Vec<(u32, u64)> = self
+            .unit_limits(limit_decks)
+            .into_iter()
+            .filter(|&(i, _)| owns(i) && !finished.contains(&i))
             .collect();
         let mut out: Vec<UnitDone> = todo
             .par_iter()

@@ -113,6 +113,12 @@ pub fn family_of_cycle(info: CycleInfo, cfg: &Config, progress: &(dyn Fn(u64) + 
     let start = Instant::now();
     let found: Closure = closure::closure(&seeds, cfg, progress);
     let seconds = start.elapsed().as_secs_f64();
+    family_from_closure(info, found, seconds)
+}
+
+/// The family of a cycle from its closure (however the closure was computed, e.g. on a cluster
+/// by `dist::closure`); `seconds` is the closure search's wall time.
+pub fn family_from_closure(info: CycleInfo, found: Closure, seconds: f64) -> Family {
     let mut balanced: Vec<(String, Position)> = found
         .balanced
         .iter()

@@ -81,10 +81,10 @@ fn build(p: &Compact, chain: &[u8], s: usize) -> Compact {
     // `played[q]`: the cards player q put on the pile, in order.
     let mut played: [[Card; COMPACT_MAX_CARDS]; 2] = [[0; COMPACT_MAX_CARDS]; 2];
     let mut count = [0usize; 2];
-    let first_player = if m % 2 == 0 { w } else { l };
+    let first_player = if m.is_multiple_of(2) { w } else { l };
     // Lead phase: alternate, ending with `first` by `first_player`.
     for (i, &c) in h.iter().enumerate().take(first + 1).skip(s) {
-        let q = if (first - i) % 2 == 0 {
+        let q = if (first - i).is_multiple_of(2) {
             first_player
         } else {
             first_player ^ 1
@@ -105,7 +105,7 @@ fn build(p: &Compact, chain: &[u8], s: usize) -> Compact {
         played[l][count[l]] = c;
         count[l] += 1;
     }
-    let leader = if (first - s) % 2 == 0 {
+    let leader = if (first - s).is_multiple_of(2) {
         first_player
     } else {
         first_player ^ 1

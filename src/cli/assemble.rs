@@ -1,10 +1,11 @@
 //! `ansatz assemble`: decks from library pieces, their cycles, and the balanced deals of each cycle's
 //! family, with checkpoints, resume and results files.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -12,6 +13,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use super::cluster::{DistArgs, Mode};
 use super::output::{BadInput, Out};
 use super::progress;
 use crate::ansatz::template::Template;
@@ -20,7 +22,9 @@ use crate::assemble::{CycleHit, Faces, Plan, UnitDone, merge};
 use crate::backward::closure::Config as ClosureConfig;
 use crate::backward::family::family;
 use crate::card::{Card, DeckSpec};
+use crate::dist::shard::ShardFile;
 use crate::library::checkpoint::Checkpoint;
+use crate::library::fnv1a;
 use crate::library::{self, Library, write_atomic};
 use crate::position::Position;
 
@@ -37,6 +41,8 @@ Examples:
   ansatz assemble --library pieces/found.bin --balance --json
   ansatz assemble --library a.bin --library b.bin --out results/run1 --resume
   ansatz assemble --limit 100000                    # the first 100000 decks only
+  ansatz assemble --balance --shard 2/8 --out shards   # slice 2 of a job array; then ansatz merge
+  ansatz assemble --balance --hosts hosts.txt --process 0 --workers 16   # cluster (see README)
 
 Every ordered choice of K piece shapes whose cards fill the deck is tried with every assignment
 of face kinds to its face slots, so each deck is tested once. Results go to DIR (default results/)
@@ -89,18 +95,20 @@ pub struct Args {
     /// Stop after N units of decks, as an interruption would (for testing resume); exit 1.
     #[arg(long, hide = true, value_name = "N")]
     stop_after_units: Option<usize>,
+    #[command(flatten)]
+    dist: DistArgs,
 }
 
 /// One checkpoint record: a finished unit of decks, or a finished family.
 #[derive(Serialize, Deserialize, Clone, Debug)]
-enum Record {
+pub(super) enum Record {
     Unit(UnitDone),
     Family(FamilyDone),
 }
 
 /// What a cycle's family contributes to the result.
 #[derive(Serialize, Deserialize, Clone, Debug)]
-struct FamilyDone {
+pub(super) struct FamilyDone {
     cycle_key: u128,
     closure_size: u64,
     complete: bool,
@@ -244,30 +252,55 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .unwrap_or_default(),
         if args.balance { "-balance" } else { "" }
     );
-    let ckpt_path = args.out.join(format!("{stem}.checkpoint"));
+    // Distribution (`--shard`, `--hosts`): without those flags this is the single-process run.
+    let mode = args.dist.mode()?;
+    let shard = match &mode {
+        Mode::Shard(s) => Some(*s),
+        _ => None,
+    };
+    // A shard keeps its own checkpoint (and fingerprint), so each array task resumes alone.
+    let (ckpt_stem, fingerprint) = match shard {
+        Some(s) => (
+            format!("{stem}.{}", s.suffix()),
+            format!("{fingerprint} shard={s}"),
+        ),
+        None => (stem.clone(), fingerprint),
+    };
+    // In a cluster only process 0 logs and writes; the others compute and exit quietly.
+    let lead = !matches!(&mode, Mode::Cluster(c) if c.process != 0);
+    let ckpt_path = args.out.join(format!("{ckpt_stem}.checkpoint"));
     let pool = super::bench::pool(args.threads)?;
 
-    if args.resume && !ckpt_path.exists() {
+    // A cluster connects first: if it never forms, no checkpoint is left behind.
+    let mut connection = match &mode {
+        Mode::Cluster(c) => Some(c.connect().map_err(|e| BadInput(e.to_string()))?),
+        _ => None,
+    };
+    if lead && args.resume && !ckpt_path.exists() {
         return Err(BadInput(format!(
             "--resume: no checkpoint at {} (run without --resume to start)",
             ckpt_path.display()
         ))
         .into());
     }
-    let (log, previous) = if args.resume {
+    let (log, previous) = if !lead {
+        (None, Vec::new())
+    } else if args.resume {
         let (log, recs) = Checkpoint::<Record>::resume(&ckpt_path, &fingerprint)
             .map_err(|e| BadInput(e.to_string()))?;
-        (log, recs)
+        (Some(log), recs)
     } else {
         (
-            Checkpoint::<Record>::create(&ckpt_path, &fingerprint)
-                .map_err(|e| BadInput(e.to_string()))?,
+            Some(
+                Checkpoint::<Record>::create(&ckpt_path, &fingerprint)
+                    .map_err(|e| BadInput(e.to_string()))?,
+            ),
             Vec::new(),
         )
     };
-    let log = Mutex::new(log);
+    let log = Arc::new(Mutex::new(log));
     let mut done_units = Vec::new();
-    let mut done_families = std::collections::BTreeMap::new();
+    let mut done_families = BTreeMap::new();
     for r in previous {
         match r {
             Record::Unit(u) => done_units.push(u),
@@ -276,94 +309,299 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         }
     }
-
-    // Phase 1: test every deck.
-    let total = plan.total_decks().min(limit);
-    let pb = progress::bar(total, "decks", args.quiet || args.json);
-    pb.inc(done_units.iter().map(|u| u.decks).sum());
-    let checkpoint_error: Mutex<Option<String>> = Mutex::new(None);
-    let note = |r: &Record| {
-        if let Err(e) = log.lock().unwrap().append(r) {
-            checkpoint_error
-                .lock()
-                .unwrap()
-                .get_or_insert(e.to_string());
+    let checkpoint_error: Arc<Mutex<Option<String>>> = Arc::new(Mutex::new(None));
+    let note = {
+        let log = log.clone();
+        let checkpoint_error = checkpoint_error.clone();
+        move |r: &Record| {
+            if let Some(log) = log.lock().unwrap().as_mut()
+                && let Err(e) = log.append(r)
+            {
+                checkpoint_error
+                    .lock()
+                    .unwrap()
+                    .get_or_insert(e.to_string());
+            }
         }
     };
-    let finished_now = std::sync::atomic::AtomicUsize::new(0);
-    let stop_after = args.stop_after_units.unwrap_or(usize::MAX);
-    let units = pool.install(|| {
-        plan.run(
-            &done_units,
-            limit,
-            !args.balance,
-            &|u| {
-                note(&Record::Unit(u.clone()));
-                finished_now.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                pb.inc(u.decks);
-            },
-            &|| finished_now.load(std::sync::atomic::Ordering::SeqCst) >= stop_after,
-        )
-    });
-    pb.finish_and_clear();
-    if units.len() < plan.units_within(limit) {
-        eprintln!(
-            "ansatz: stopped after {} of {} units; finish with --resume",
-            units.len(),
-            plan.units_within(limit)
-        );
-        return Ok(ExitCode::from(1));
-    }
-    let merged = merge(&units);
-
-    // Phase 2: the family of every distinct cycle (in cycle-key order).
-    let cycles: Vec<&CycleHit> = merged.cycles.values().collect();
     let cfg = ClosureConfig {
         max_positions: args.max_positions,
         ..ClosureConfig::default()
     };
-    let pb = progress::bar(cycles.len() as u64, "families", args.quiet || args.json);
-    let families: Vec<FamilyDone> = pool.install(|| {
-        cycles
-            .par_iter()
-            .map(|hit| {
-                if let Some(f) = done_families.get(&hit.cycle_key) {
+    let total = plan.total_decks().min(limit);
+
+    let (units, families) = if let Mode::Cluster(cluster) = &mode {
+        let job = ClusterJob {
+            plan: Arc::new(plan),
+            limit,
+            keep_decks: !args.balance,
+            cfg,
+            done_units,
+            done_families,
+        };
+        let pb = progress::bar(total, "decks", args.quiet || args.json || !lead);
+        let connection = connection.take().expect("connected above");
+        match run_cluster(
+            cluster,
+            connection,
+            fnv1a(format!("assemble {fingerprint} workers={}", cluster.workers).as_bytes()),
+            job,
+            Arc::new(note),
+            pb.clone(),
+        )? {
+            None => return Ok(ExitCode::SUCCESS),
+            Some(r) => {
+                pb.finish_and_clear();
+                r
+            }
+        }
+    } else {
+        // Phase 1: test every deck (of this shard).
+        let owns = |i: u32| shard.is_none_or(|s| s.owns(i as u64));
+        let pb = progress::bar(total, "decks", args.quiet || args.json);
+        pb.inc(done_units.iter().map(|u| u.decks).sum());
+        let finished_now = std::sync::atomic::AtomicUsize::new(0);
+        let stop_after = args.stop_after_units.unwrap_or(usize::MAX);
+        let units = pool.install(|| {
+            plan.run_some(
+                &done_units,
+                limit,
+                !args.balance,
+                &owns,
+                &|u| {
+                    note(&Record::Unit(u.clone()));
+                    finished_now.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    pb.inc(u.decks);
+                },
+                &|| finished_now.load(std::sync::atomic::Ordering::SeqCst) >= stop_after,
+            )
+        });
+        pb.finish_and_clear();
+        let expected = plan
+            .unit_limits(limit)
+            .iter()
+            .filter(|(i, _)| owns(*i))
+            .count();
+        if units.len() < expected {
+            eprintln!(
+                "ansatz: stopped after {} of {} units; finish with --resume",
+                units.len(),
+                expected
+            );
+            return Ok(ExitCode::from(1));
+        }
+        let merged = merge(&units);
+
+        // Phase 2: the family of every distinct cycle (in cycle-key order). A shard takes the
+        // families of its own cycles: a cycle several shards reach is built by each of them (a
+        // family depends on the cycle alone, so they agree, and merge keeps one).
+        let cycles: Vec<&CycleHit> = merged.cycles.values().collect();
+        let pb = progress::bar(cycles.len() as u64, "families", args.quiet || args.json);
+        let families: Vec<FamilyDone> = pool.install(|| {
+            cycles
+                .par_iter()
+                .map(|hit| {
+                    if let Some(f) = done_families.get(&hit.cycle_key) {
+                        pb.inc(1);
+                        return f.clone();
+                    }
+                    let f = family_done(hit.cycle_key, &hit.deck, &frame, &cfg);
+                    note(&Record::Family(f.clone()));
                     pb.inc(1);
-                    return f.clone();
-                }
-                let pos = Position::new(hit.deck.clone(), frame.other.clone(), frame.to_move);
-                let fam = family(&pos, &cfg, &|_| {}).expect("the deck was seen to cycle");
-                let f = FamilyDone {
-                    cycle_key: hit.cycle_key,
-                    closure_size: fam.closure_size,
-                    complete: fam.complete,
-                    max_depth: fam.max_depth,
-                    balanced: fam.balanced.iter().map(|p| p.to_string()).collect(),
-                };
-                note(&Record::Family(f.clone()));
-                pb.inc(1);
-                f
-            })
-            .collect()
-    });
-    pb.finish_and_clear();
-    if let Some(e) = checkpoint_error.into_inner().unwrap() {
+                    f
+                })
+                .collect()
+        });
+        pb.finish_and_clear();
+        (units, families)
+    };
+    if let Some(e) = checkpoint_error.lock().unwrap().take() {
         return Err(anyhow::anyhow!(
             "writing the checkpoint {}: {e}",
             ckpt_path.display()
         ));
     }
 
-    let n = deck.total();
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let meta = json!({
+        "command": command,
+        "ansatz_version": env!("CARGO_PKG_VERSION"),
+        "libraries": lib_names,
+        "template": want.game,
+        "pieces": args.pieces,
+        "deck": deck.to_string(),
+    });
+    let context = RunContext {
+        stem: stem.clone(),
+        meta: meta.to_string(),
+        other: frame.other.clone(),
+        to_move: frame.to_move,
+        cards: deck.total(),
+        balance: args.balance,
+    };
+    let finish_log = || -> Result<()> {
+        let log = log.lock().unwrap().take();
+        if let Some(log) = log {
+            log.finish().map_err(|e| anyhow::anyhow!(e.to_string()))?;
+        }
+        Ok(())
+    };
+    if let Some(s) = shard {
+        let path = args.out.join(format!("{stem}.{}.bin", s.suffix()));
+        let records: Vec<Record> = units
+            .iter()
+            .cloned()
+            .map(Record::Unit)
+            .chain(families.iter().cloned().map(Record::Family))
+            .collect();
+        let file = ShardFile {
+            command: "assemble".into(),
+            fingerprint: fingerprint_without_shard(&fingerprint),
+            shard: s,
+            context: encode(&context),
+            records: encode(&records),
+        };
+        file.write(&path)
+            .map_err(|e| anyhow::anyhow!(e.to_string()))?;
+        finish_log()?;
+        let decks: u64 = units.iter().map(|u| u.decks).sum();
+        let mut out = Out::new();
+        let v = json!({
+            "shard": s.to_string(),
+            "file": path.display().to_string(),
+            "units": units.len(),
+            "decks_tested": decks,
+            "families": families.len(),
+        });
+        if args.json {
+            out.json(&v)?;
+        } else {
+            writeln!(
+                out,
+                "shard {s}: {} units, {decks} decks, {} families -> {}\nmerge every shard with: ansatz merge {}",
+                units.len(),
+                families.len(),
+                path.display(),
+                args.out
+                    .join(format!("{stem}.shard-*-of-{}.bin", s.count))
+                    .display()
+            )?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let summary = finish(&context, &args.out, &units, &families, started)?;
+    finish_log()?;
+    let mut out = Out::new();
+    if args.json {
+        out.json(&summary)?;
+    } else {
+        print_text(&mut out, &summary, &meta)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The family of one cycle, reached from a deck (player 1's hand) that plays into it. It depends
+/// on the cycle alone, whichever deck reaches it.
+fn family_done(key: u128, deck: &[Card], frame: &Frame, cfg: &ClosureConfig) -> FamilyDone {
+    let pos = Position::new(deck.to_vec(), frame.other.clone(), frame.to_move);
+    let fam = family(&pos, cfg, &|_| {}).expect("the deck was seen to cycle");
+    FamilyDone {
+        cycle_key: key,
+        closure_size: fam.closure_size,
+        complete: fam.complete,
+        max_depth: fam.max_depth,
+        balanced: fam.balanced.iter().map(|p| p.to_string()).collect(),
+    }
+}
+
+/// What `ansatz merge` needs, besides the records, to write the single-run answer.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub(super) struct RunContext {
+    stem: String,
+    meta: String,
+    other: Vec<Card>,
+    to_move: u8,
+    cards: usize,
+    balance: bool,
+}
+
+fn encode<T: Serialize>(v: &T) -> Vec<u8> {
+    bincode::serde::encode_to_vec(v, bincode::config::standard()).expect("records serialise")
+}
+
+/// Every shard of a run shares the fingerprint of the whole run.
+fn fingerprint_without_shard(f: &str) -> String {
+    f.rsplit_once(" shard=").map_or(f, |(a, _)| a).to_string()
+}
+
+/// Merges the shard files of one `assemble` run into its single-run answer: the same JSON, the
+/// same result files (in `out`). Returns the summary and the meta of the run.
+pub(super) fn merge_shards(files: &[ShardFile], out: &Path) -> Result<(Value, Value)> {
+    let started = Instant::now();
+    let bad = |what: &str| BadInput(format!("shard file: {what}"));
+    let cfg = bincode::config::standard();
+    let context: RunContext = bincode::serde::decode_from_slice(&files[0].context, cfg)
+        .map_err(|_| bad("unreadable assemble context"))?
+        .0;
+    let mut units = Vec::new();
+    let mut families = BTreeMap::new();
+    for f in files {
+        let records: Vec<Record> = bincode::serde::decode_from_slice(&f.records, cfg)
+            .map_err(|_| bad("unreadable assemble records"))?
+            .0;
+        for r in records {
+            match r {
+                Record::Unit(u) => units.push(u),
+                Record::Family(fam) => {
+                    families.entry(fam.cycle_key).or_insert(fam);
+                }
+            }
+        }
+    }
+    units.sort_by_key(|u| u.index);
+    if units.windows(2).any(|w| w[0].index == w[1].index) {
+        return Err(bad("a unit appears in two shards").into());
+    }
+    let merged = merge(&units);
+    let families: Vec<FamilyDone> = merged
+        .cycles
+        .keys()
+        .map(|k| {
+            families
+                .get(k)
+                .cloned()
+                .ok_or_else(|| bad("a cycle has no family (a shard is incomplete)"))
+        })
+        .collect::<Result<_, _>>()?;
+    let summary = finish(&context, out, &units, &families, started)?;
+    let meta: Value = serde_json::from_str(&context.meta).map_err(|_| bad("bad meta"))?;
+    Ok((summary, meta))
+}
+
+/// Builds the summary of finished units and the families of their cycles (in cycle-key order)
+/// and writes the result files.
+fn finish(
+    ctx: &RunContext,
+    dir: &Path,
+    units: &[UnitDone],
+    families: &[FamilyDone],
+    started: Instant,
+) -> Result<Value> {
+    let merged = merge(units);
+    let by_key: BTreeMap<u128, &FamilyDone> = families.iter().map(|f| (f.cycle_key, f)).collect();
+    let cycles: Vec<(&CycleHit, &FamilyDone)> = merged
+        .cycles
+        .values()
+        .map(|hit| (hit, by_key[&hit.cycle_key]))
+        .collect();
     let cycle_json: Vec<Value> = cycles
         .iter()
-        .zip(&families)
-        .filter(|(_, f)| !args.balance || !f.balanced.is_empty())
+        .filter(|(_, f)| !ctx.balance || !f.balanced.is_empty())
         .map(|(hit, f)| {
             json!({
-                "cycle_id": Position::unpack(hit.cycle_key, n).to_string(),
+                "cycle_id": Position::unpack(hit.cycle_key, ctx.cards).to_string(),
                 "period": hit.period,
-                "deck": Position::new(hit.deck.clone(), frame.other.clone(), frame.to_move).to_string(),
+                "deck": Position::new(hit.deck.clone(), ctx.other.clone(), ctx.to_move).to_string(),
                 "decks": hit.decks,
                 "closure_size": f.closure_size,
                 "closure_complete": f.complete,
@@ -372,9 +610,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
             })
         })
         .collect();
-    let balanced_total: usize = families.iter().map(|f| f.balanced.len()).sum();
-    let balanced_cycles = families.iter().filter(|f| !f.balanced.is_empty()).count();
-    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let balanced_total: usize = cycles.iter().map(|(_, f)| f.balanced.len()).sum();
+    let balanced_cycles = cycles
+        .iter()
+        .filter(|(_, f)| !f.balanced.is_empty())
+        .count();
     let summary = json!({
         "decks_tested": merged.decks,
         "non_terminating": merged.non_terminating,
@@ -384,27 +624,147 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "seconds": started.elapsed().as_secs_f64(),
         "cycles": cycle_json,
     });
-    let meta = json!({
-        "command": command,
-        "ansatz_version": env!("CARGO_PKG_VERSION"),
-        "libraries": lib_names,
-        "template": want.game,
-        "pieces": args.pieces,
-        "deck": deck.to_string(),
-    });
-    write_results(&args.out, &stem, &meta, &summary, &units, !args.balance)?;
-    log.into_inner()
-        .unwrap()
-        .finish()
-        .map_err(|e| anyhow::anyhow!(e.to_string()))?;
+    let meta: Value = serde_json::from_str(&ctx.meta)?;
+    write_results(dir, &ctx.stem, &meta, &summary, units, !ctx.balance)?;
+    Ok(summary)
+}
 
-    let mut out = Out::new();
-    if args.json {
-        out.json(&summary)?;
-    } else {
-        print_text(&mut out, &summary, &meta)?;
-    }
-    Ok(ExitCode::SUCCESS)
+/// Everything a cluster worker needs (shared by the workers of this process).
+struct ClusterJob {
+    plan: Arc<Plan>,
+    limit: u64,
+    keep_decks: bool,
+    cfg: ClosureConfig,
+    /// Finished work from process 0's checkpoint (empty elsewhere).
+    done_units: Vec<UnitDone>,
+    done_families: BTreeMap<u128, FamilyDone>,
+}
+
+/// What a cluster worker sends: a finished unit (to worker 0), or a cycle to build the family
+/// of (to the cycle's owner, by a fixed hash of its packed id, so each family is built once).
+#[derive(Serialize, Deserialize, Clone, Debug)]
+enum Msg {
+    Unit(UnitDone),
+    Cycle { key: u128, deck: Vec<Card> },
+}
+
+/// The cluster run: unit `i` runs on worker `i % workers`; finished units go to worker 0 (process
+/// 0), which logs them; distinct cycles go to their owners, which build the families and send
+/// them to worker 0. Returns the units and families at process 0, `None` elsewhere.
+fn run_cluster(
+    cluster: &crate::dist::cluster::Cluster,
+    connection: crate::dist::cluster::Connection,
+    job_fingerprint: u64,
+    job: ClusterJob,
+    note: Arc<dyn Fn(&Record) + Send + Sync>,
+    pb: indicatif::ProgressBar,
+) -> Result<Option<(Vec<UnitDone>, Vec<FamilyDone>)>> {
+    use crate::dist::cluster::{position, round, round_collect, same_job};
+    use crate::dist::owner::owner;
+    let job = Arc::new(job);
+    pb.inc(job.done_units.iter().map(|u| u.decks).sum());
+    let results = cluster
+        .execute(connection, move |w| {
+            if !same_job(w, job_fingerprint) {
+                return Err(());
+            }
+            let (me, peers) = position(w);
+            // Round 1: worker 0 tells every worker which units and families are already done.
+            let seed: Vec<(u64, Vec<u32>, Vec<u128>)> = if me == 0 {
+                let units: Vec<u32> = job.done_units.iter().map(|u| u.index).collect();
+                let fams: Vec<u128> = job.done_families.keys().copied().collect();
+                (0..peers as u64)
+                    .map(|t| (t, units.clone(), fams.clone()))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let (done_idx, done_keys) = round_collect(w, seed, |x| x.0)
+                .pop()
+                .map(|x| (x.1, x.2))
+                .unwrap_or_default();
+            let done_idx: std::collections::HashSet<u32> = done_idx.into_iter().collect();
+            let done_keys: std::collections::HashSet<u128> = done_keys.into_iter().collect();
+
+            // Round 2: units run where they belong; results stream to worker 0, cycles to owners.
+            let cycles_of = |u: &UnitDone| -> Vec<Msg> {
+                u.cycles
+                    .iter()
+                    .map(|c| Msg::Cycle {
+                        key: c.cycle_key,
+                        deck: c.deck.clone(),
+                    })
+                    .collect()
+            };
+            let previous: Vec<Msg> = if me == 0 {
+                job.done_units.iter().flat_map(cycles_of).collect()
+            } else {
+                Vec::new()
+            };
+            let j = job.clone();
+            let fresh = j
+                .plan
+                .unit_limits(j.limit)
+                .into_iter()
+                .filter(move |&(i, _)| i as usize % peers == me && !done_idx.contains(&i))
+                .flat_map(|(i, lim)| {
+                    let u = j.plan.run_unit(i, lim, j.keep_decks);
+                    let mut msgs = cycles_of(&u);
+                    msgs.insert(0, Msg::Unit(u));
+                    msgs
+                });
+            let mut units: Vec<UnitDone> = Vec::new();
+            let mut owned: BTreeMap<u128, Vec<Card>> = BTreeMap::new();
+            round(
+                w,
+                previous.into_iter().chain(fresh),
+                move |m: &Msg| match m {
+                    Msg::Unit(_) => 0,
+                    Msg::Cycle { key, .. } => owner(*key, peers) as u64,
+                },
+                &mut |m| match m {
+                    Msg::Unit(u) => {
+                        note(&Record::Unit(u.clone()));
+                        pb.inc(u.decks);
+                        units.push(u);
+                    }
+                    Msg::Cycle { key, deck } => {
+                        owned.entry(key).or_insert(deck);
+                    }
+                },
+            );
+
+            // Round 3: each owner builds the families of its cycles; they go to worker 0.
+            let frame = &job.plan.frame;
+            let fams = owned
+                .iter()
+                .filter(|(k, _)| !done_keys.contains(k))
+                .map(|(k, deck)| family_done(*k, deck, frame, &job.cfg));
+            let mut families: Vec<FamilyDone> = Vec::new();
+            round(w, fams, |_| 0, &mut |f: FamilyDone| {
+                note(&Record::Family(f.clone()));
+                families.push(f);
+            });
+            if me != 0 {
+                return Ok(None);
+            }
+            // The finished work of an earlier attempt joins the new, in unit order as a single
+            // run gives it (the decks file lists decks in unit order).
+            units.extend(job.done_units.iter().cloned());
+            units.sort_by_key(|u| u.index);
+            families.extend(job.done_families.values().cloned());
+            Ok(Some((units, families)))
+        })
+        .map_err(|e| BadInput(e.to_string()))?;
+    let results: Vec<_> = results
+        .into_iter()
+        .collect::<Result<_, ()>>()
+        .map_err(|_| {
+            BadInput(
+                "the cluster's processes run different jobs: start every process with the same command, arguments and --workers (only --process differs)".into(),
+            )
+        })?;
+    Ok(results.into_iter().flatten().next())
 }
 
 fn short_name(name: &str) -> String {
@@ -456,7 +816,7 @@ fn write_results(
     Ok(())
 }
 
-fn print_text(out: &mut dyn Write, s: &Value, meta: &Value) -> std::io::Result<()> {
+pub(super) fn print_text(out: &mut dyn Write, s: &Value, meta: &Value) -> std::io::Result<()> {
     writeln!(out, "# {}", meta["command"].as_str().unwrap_or(""))?;
     writeln!(
         out,

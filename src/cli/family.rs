@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Value, json};
 
 use super::bench::pool;
+use super::cluster::{DistArgs, Mode};
 use super::output::{BadInput, Out};
 use super::play::{PAPER_DEAL, parse_position};
 use crate::backward::closure::Config;
@@ -24,6 +25,7 @@ Examples:
   ansatz family
   ansatz family --json 'J--/-J-'
   ansatz family --threads 2 --out family-2024.json '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA (1)'
+  ansatz family --hosts hosts.txt --process 0 --workers 8 --json    # one closure over a cluster
 
 closure_size counts distinct positions (hands and player to move), the cycle's own included;
 balanced lists the positions whose hands differ by at most one card (26/26 for the standard deck),
@@ -60,6 +62,8 @@ pub struct Args {
     /// How to read the position: auto, dash, cards or digits.
     #[arg(long, default_value = "auto", value_name = "NOTATION")]
     notation: Notation,
+    #[command(flatten)]
+    dist: DistArgs,
 }
 
 /// An open-ended counter of positions with their rate, for searches of unknown size.
@@ -114,9 +118,29 @@ pub fn run(args: Args) -> Result<ExitCode> {
         visited_set: args.visited_set,
         ..Config::default()
     };
-    let pb = counter("positions", args.quiet || args.json);
-    let result = pool.install(|| family(&pos, &cfg, &|n| pb.inc(n)));
-    pb.finish_and_clear();
+    let mode = args.dist.mode()?;
+    let mut threads = pool.current_num_threads();
+    let result = match &mode {
+        Mode::Shard(_) => {
+            return Err(BadInput(
+                "family has no units to shard: run it on a cluster with --hosts instead".into(),
+            )
+            .into());
+        }
+        Mode::Cluster(cluster) => {
+            threads = cluster.total_workers();
+            match family_on_cluster(cluster, &pos, &cfg, args.quiet || args.json)? {
+                None => return Ok(ExitCode::SUCCESS),
+                Some(r) => r,
+            }
+        }
+        Mode::Single => {
+            let pb = counter("positions", args.quiet || args.json);
+            let result = pool.install(|| family(&pos, &cfg, &|n| pb.inc(n)));
+            pb.finish_and_clear();
+            result
+        }
+    };
     let f = match result {
         Ok(f) => f,
         Err(e @ FamilyError::Terminates { .. }) => {
@@ -125,7 +149,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         Err(e) => return Err(BadInput(e.to_string()).into()),
     };
-    let threads = pool.current_num_threads();
     let mut v = family_json(&f, threads);
     v["position"] = Value::from(pos.to_string());
     if let Some(path) = &args.out {
@@ -170,4 +193,73 @@ pub fn run(args: Args) -> Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The family on a cluster: every process plays the position to its cycle; the closure's
+/// positions are spread over all workers by a fixed hash of their packed key (`dist::closure`).
+/// Returns the family at process 0, `None` elsewhere.
+fn family_on_cluster(
+    cluster: &crate::dist::cluster::Cluster,
+    pos: &crate::position::Position,
+    cfg: &Config,
+    quiet: bool,
+) -> Result<Option<Result<Family, FamilyError>>> {
+    use crate::backward::family::{cycle_positions, cycle_seeds, family_from_closure};
+    use crate::dist::cluster::same_job;
+    if pos.total() > crate::position::PACK_MAX_CARDS {
+        return Err(BadInput(format!(
+            "a cluster closure handles at most {} cards, not {}",
+            crate::position::PACK_MAX_CARDS,
+            pos.total()
+        ))
+        .into());
+    }
+    let info = match crate::engine::play(pos) {
+        crate::engine::Outcome::Cycle(info) => info,
+        crate::engine::Outcome::Terminates {
+            winner,
+            tricks,
+            cards,
+        } => {
+            return Ok(Some(Err(FamilyError::Terminates {
+                winner,
+                tricks,
+                cards,
+            })));
+        }
+    };
+    let seeds = cycle_seeds(&cycle_positions(&info));
+    let fingerprint = crate::library::fnv1a(
+        format!(
+            "family {} max_positions={} workers={}",
+            info.cycle_id, cfg.max_positions, cluster.workers
+        )
+        .as_bytes(),
+    );
+    let connection = cluster.connect().map_err(|e| BadInput(e.to_string()))?;
+    let lead = cluster.process == 0;
+    let pb = counter("positions", quiet || !lead);
+    let cfg = *cfg;
+    let start = std::time::Instant::now();
+    let results = cluster
+        .execute(connection, move |w| {
+            if !same_job(w, fingerprint) {
+                return Err(());
+            }
+            Ok(crate::dist::closure::closure(w, &seeds, &cfg, &|n| {
+                pb.inc(n)
+            }))
+        })
+        .map_err(|e| BadInput(e.to_string()))?;
+    let results: Vec<_> = results.into_iter().collect::<Result<_, ()>>().map_err(|_| {
+        BadInput(
+            "the cluster's processes run different jobs: start every process with the same command, arguments and --workers (only --process differs)".into(),
+        )
+    })?;
+    let seconds = start.elapsed().as_secs_f64();
+    Ok(results
+        .into_iter()
+        .flatten()
+        .next()
+        .map(|found| Ok(family_from_closure(info, found, seconds))))
 }

@@ -4,20 +4,24 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::bench::pool;
+use super::cluster::{DistArgs, Mode};
 use super::output::{BadInput, Out};
 use super::progress;
 use crate::ansatz::enumerate::{DEFAULT_RANGES, Params};
 use crate::ansatz::find::{FindConfig, Method, RunReport, Search, build_library};
 use crate::ansatz::template::Template;
 use crate::card::{Card, NUMBER};
-use crate::library::checkpoint::{Checkpoint, CheckpointError};
+use crate::dist::shard::{Shard, ShardFile};
+use crate::library::checkpoint::{Checkpoint, CheckpointError, RangeDone};
+use crate::library::fnv1a;
 use crate::library::{self, Enumeration, Library};
 use crate::notation::{Notation, parse_hand};
 
@@ -29,6 +33,8 @@ Examples:
   ansatz find-pieces --max-len 20 --max-faces 6 --out pieces/len20-faces6.bin
   ansatz find-pieces --max-len 32 --max-faces 7 --faces-as K --out pieces/len32-K.bin
   ansatz find-pieces --resume                          # finish an interrupted run
+  ansatz find-pieces --max-len 28 --shard 3/16 --out pieces/len28.bin   # job array; then merge
+  ansatz find-pieces --max-len 28 --hosts hosts.txt --process 1 --workers 32   # cluster
   ansatz find-pieces --from-text ../shared/data/pieces-2024.txt --out pieces/paper-2024.bin
 
 Candidates are all sequences of --min-len..=--max-len cards over number cards and the template's
@@ -86,6 +92,8 @@ pub struct Args {
     /// Stop after this many ranges (simulates an interruption; for tests).
     #[arg(long, hide = true)]
     stop_after_ranges: Option<usize>,
+    #[command(flatten)]
+    dist: DistArgs,
 }
 
 /// The command line as recorded in the library: without the flags that only steer this
@@ -95,6 +103,15 @@ fn recorded_command() -> String {
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         if a == "--resume" {
+            continue;
+        }
+        // Distribution flags steer how the run is split, not what it finds: a cluster run,
+        // a merged job array and a single run record the same command.
+        if DIST_FLAGS.contains(&a.as_str()) {
+            args.next();
+            continue;
+        }
+        if DIST_FLAGS.iter().any(|f| a.starts_with(&format!("{f}="))) {
             continue;
         }
         if a == "--stop-after-ranges" {
@@ -108,6 +125,14 @@ fn recorded_command() -> String {
     }
     out.join(" ")
 }
+
+const DIST_FLAGS: &[&str] = &[
+    "--shard",
+    "--hosts",
+    "--process",
+    "--workers",
+    "--connect-timeout",
+];
 
 fn face_kind(c: char) -> Result<Card> {
     Ok(match c.to_ascii_uppercase() {
@@ -145,7 +170,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         kinds: template.faces.clone(),
     };
     let pool = pool(args.threads)?;
+    let mode = args.dist.mode()?;
     if let Some(text) = &args.from_text {
+        if !matches!(mode, Mode::Single) {
+            return Err(
+                BadInput("--from-text runs on one machine (no --shard or --hosts)".into()).into(),
+            );
+        }
         return import(&args, &template, text);
     }
     let method = match (args.naive, args.faces_as) {
@@ -170,37 +201,84 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ranges: args.ranges,
     };
     let fingerprint = config.fingerprint();
-    let search = Search::new(config).map_err(|e| BadInput(e.to_string()))?;
-    let ck_path = checkpoint_path(&args.out);
-    let (checkpoint, done) = if args.resume {
-        Checkpoint::<crate::library::checkpoint::RangeDone>::resume(&ck_path, &fingerprint)
-            .map_err(checkpoint_error)?
+    let search = Arc::new(Search::new(config).map_err(|e| BadInput(e.to_string()))?);
+    let shard = match &mode {
+        Mode::Shard(s) => Some(*s),
+        _ => None,
+    };
+    // A shard keeps its own checkpoint, so each array task resumes alone.
+    let (ck_path, fingerprint) = match shard {
+        Some(s) => (
+            checkpoint_path(&shard_path(&args.out, s)),
+            format!("{fingerprint} shard={s}"),
+        ),
+        None => (checkpoint_path(&args.out), fingerprint),
+    };
+    let lead = !matches!(&mode, Mode::Cluster(c) if c.process != 0);
+    // A cluster connects first: if it never forms, no checkpoint is left behind.
+    let mut connection = match &mode {
+        Mode::Cluster(c) => Some(c.connect().map_err(|e| BadInput(e.to_string()))?),
+        _ => None,
+    };
+    let (checkpoint, done) = if !lead {
+        (None, Vec::new())
+    } else if args.resume {
+        let (c, d) =
+            Checkpoint::<crate::library::checkpoint::RangeDone>::resume(&ck_path, &fingerprint)
+                .map_err(checkpoint_error)?;
+        (Some(c), d)
     } else {
         (
-            Checkpoint::<crate::library::checkpoint::RangeDone>::create(&ck_path, &fingerprint)
-                .map_err(checkpoint_error)?,
+            Some(
+                Checkpoint::<crate::library::checkpoint::RangeDone>::create(&ck_path, &fingerprint)
+                    .map_err(checkpoint_error)?,
+            ),
             Vec::new(),
         )
     };
     let resumed_ranges = done.len();
-    let checkpoint = Mutex::new(checkpoint);
+    let checkpoint = Arc::new(Mutex::new(checkpoint));
     let pb = progress::bar(
         search.enumerated_candidates(),
         "candidates",
-        args.quiet || args.json,
+        args.quiet || args.json || !lead,
     );
     let start = Instant::now();
-    let report: RunReport = pool
-        .install(|| {
-            crate::ansatz::find::run(
+    let record = {
+        let checkpoint = checkpoint.clone();
+        move |r: &RangeDone| match checkpoint.lock().unwrap().as_mut() {
+            Some(c) => c.append(r),
+            None => Ok(()),
+        }
+    };
+    let report: RunReport = if let Mode::Cluster(cluster) = &mode {
+        let connection = connection.take().expect("connected above");
+        match run_cluster(
+            cluster,
+            connection,
+            fnv1a(format!("find-pieces {fingerprint} workers={}", cluster.workers).as_bytes()),
+            search.clone(),
+            done,
+            Arc::new(record),
+            pb.clone(),
+        )? {
+            Some(r) => r,
+            None => return Ok(ExitCode::SUCCESS),
+        }
+    } else {
+        let owns = |i: usize| shard.is_none_or(|s| s.owns(i as u64));
+        pool.install(|| {
+            crate::ansatz::find::run_some(
                 &search,
                 done,
-                &|r| checkpoint.lock().unwrap().append(r),
+                &owns,
+                &record,
                 args.stop_after_ranges,
                 &|n| pb.inc(n),
             )
         })
-        .map_err(checkpoint_error)?;
+        .map_err(checkpoint_error)?
+    };
     let seconds = start.elapsed().as_secs_f64();
     pb.finish_and_clear();
     let mut out = Out::new();
@@ -217,6 +295,78 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
+    let finish_checkpoint = || -> Result<()> {
+        if let Some(c) = checkpoint.lock().unwrap().take() {
+            c.finish().map_err(checkpoint_error)?;
+        }
+        Ok(())
+    };
+    if let Some(s) = shard {
+        let path = shard_path(&args.out, s);
+        let context = FindContext {
+            template_text: match &args.template {
+                Some(p) => Some(
+                    std::fs::read_to_string(p)
+                        .with_context(|| format!("reading {}", p.display()))?,
+                ),
+                None => None,
+            },
+            template_name: template.name.clone(),
+            method: method.name(),
+            params: [
+                params.min_len,
+                params.max_len,
+                params.max_faces,
+                params.max_per_kind,
+            ]
+            .map(|x| x as u32),
+            command: recorded_command(),
+            out: args.out.display().to_string(),
+            ranges: search.ranges() as u32,
+        };
+        let cfg = bincode::config::standard();
+        let file = ShardFile {
+            command: "find-pieces".into(),
+            fingerprint: fingerprint
+                .rsplit_once(" shard=")
+                .map_or(fingerprint.as_str(), |(a, _)| a)
+                .to_string(),
+            shard: s,
+            context: bincode::serde::encode_to_vec(&context, cfg)?,
+            records: bincode::serde::encode_to_vec(
+                (
+                    &report.pieces,
+                    report.candidates,
+                    report.ranges_done as u64,
+                    seconds,
+                ),
+                cfg,
+            )?,
+        };
+        file.write(&path)
+            .map_err(|e| anyhow::anyhow!(e.to_string()))?;
+        finish_checkpoint()?;
+        let v = json!({
+            "shard": s.to_string(),
+            "file": path.display().to_string(),
+            "ranges": report.ranges_done,
+            "candidates": report.candidates,
+            "pieces": report.pieces.len(),
+        });
+        if args.json {
+            out.json(&v)?;
+        } else {
+            writeln!(
+                out,
+                "shard {s}: {} ranges, {} candidates, {} pieces -> {}",
+                report.ranges_done,
+                report.candidates,
+                report.pieces.len(),
+                path.display()
+            )?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let enumeration = Enumeration {
         method: method.name(),
         min_len: params.min_len as u32,
@@ -228,15 +378,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let (lib, _) =
         pool.install(|| build_library(&template, enumeration, report.pieces, recorded_command()));
     library::write(&args.out, &lib).map_err(|e| BadInput(e.to_string()))?;
-    checkpoint
-        .into_inner()
-        .unwrap()
-        .finish()
-        .map_err(checkpoint_error)?;
+    finish_checkpoint()?;
     // A resumed run's time covers only part of the work, so it reports no rate.
     summary(
         &mut out,
-        &args,
+        args.json,
+        &args.out,
         &lib,
         report.candidates,
         seconds,
@@ -255,9 +402,12 @@ fn checkpoint_error(e: CheckpointError) -> anyhow::Error {
     BadInput(e.to_string()).into()
 }
 
+// The summary of a run, an import and a merge: each passes its own values.
+#[allow(clippy::too_many_arguments)]
 fn summary(
     out: &mut Out,
-    args: &Args,
+    json: bool,
+    path: &Path,
     lib: &Library,
     candidates: u64,
     seconds: f64,
@@ -271,7 +421,7 @@ fn summary(
         Some(candidates as f64 / seconds.max(1e-9))
     };
     let heuristic = lib.header.enumeration.method.starts_with("faces-as");
-    if args.json {
+    if json {
         out.json(&json!({
             "candidates": candidates,
             "pieces": lib.pieces.len(),
@@ -282,7 +432,7 @@ fn summary(
             "heuristic": heuristic,
             "resumed": resumed,
             "ranges": ranges,
-            "out": args.out.display().to_string(),
+            "out": path.display().to_string(),
         }))?;
         return Ok(());
     }
@@ -305,7 +455,7 @@ fn summary(
         Some(r) => writeln!(out, "rate         {r:.0} candidates/s")?,
         None => writeln!(out, "rate         (resumed run: see the first run's rate)")?,
     }
-    writeln!(out, "library      {}", args.out.display())?;
+    writeln!(out, "library      {}", path.display())?;
     Ok(())
 }
 
@@ -378,7 +528,8 @@ fn import(args: &Args, template: &Template, text_path: &Path) -> Result<ExitCode
     let mut out = Out::new();
     summary(
         &mut out,
-        args,
+        args.json,
+        &args.out,
         &lib,
         n as u64,
         start.elapsed().as_secs_f64(),
@@ -386,4 +537,181 @@ fn import(args: &Args, template: &Template, text_path: &Path) -> Result<ExitCode
         0,
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `OUT.shard-I-of-N`: the shard file of a `--shard I/N` run writing the library OUT.
+fn shard_path(out: &Path, s: Shard) -> PathBuf {
+    let mut name = out.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{}", s.suffix()));
+    out.with_file_name(name)
+}
+
+/// What `ansatz merge` needs, besides the shards' pieces, to write the single-run library.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+struct FindContext {
+    /// The template file's text (`None`: the built-in jack template).
+    template_text: Option<String>,
+    template_name: String,
+    method: String,
+    /// min_len, max_len, max_faces, max_per_kind.
+    params: [u32; 4],
+    command: String,
+    /// The library the run writes.
+    out: String,
+    ranges: u32,
+}
+
+/// Merges the shard files of one `find-pieces` run into its library (at `out`, or where the
+/// shards were told to write it) and prints the single-run summary.
+pub(super) fn merge_shards(
+    files: &[ShardFile],
+    out_path: Option<&Path>,
+    json: bool,
+) -> Result<ExitCode> {
+    let bad = |what: &str| BadInput(format!("shard file: {what}"));
+    let cfg = bincode::config::standard();
+    let ctx: FindContext = bincode::serde::decode_from_slice(&files[0].context, cfg)
+        .map_err(|_| bad("unreadable find-pieces context"))?
+        .0;
+    let template = match &ctx.template_text {
+        None => Template::jack(),
+        Some(text) => {
+            let mut t =
+                Template::parse(text, &ctx.template_name).map_err(|e| BadInput(e.to_string()))?;
+            t.name = ctx.template_name.clone();
+            t
+        }
+    };
+    let mut pieces = Vec::new();
+    let mut candidates = 0u64;
+    let mut ranges = 0u64;
+    let mut seconds = 0f64;
+    for f in files {
+        type Rec = (Vec<Vec<Card>>, u64, u64, f64);
+        let (p, c, r, s): Rec = bincode::serde::decode_from_slice(&f.records, cfg)
+            .map_err(|_| bad("unreadable find-pieces records"))?
+            .0;
+        pieces.extend(p);
+        candidates += c;
+        ranges += r;
+        // The shards run side by side: the run takes as long as the slowest.
+        seconds = seconds.max(s);
+    }
+    if ranges != ctx.ranges as u64 {
+        return Err(bad(&format!(
+            "the shards cover {ranges} of {} ranges",
+            ctx.ranges
+        ))
+        .into());
+    }
+    let [min_len, max_len, max_faces, max_per_kind] = ctx.params;
+    let enumeration = Enumeration {
+        method: ctx.method.clone(),
+        min_len,
+        max_len,
+        max_faces,
+        max_per_kind,
+        candidates,
+    };
+    let (lib, _) = build_library(&template, enumeration, pieces, ctx.command.clone());
+    let path = out_path.map_or_else(|| PathBuf::from(&ctx.out), Path::to_path_buf);
+    library::write(&path, &lib).map_err(|e| BadInput(e.to_string()))?;
+    let mut out = Out::new();
+    summary(
+        &mut out,
+        json,
+        &path,
+        &lib,
+        candidates,
+        seconds,
+        false,
+        ctx.ranges as usize,
+    )?;
+    Ok(if lib.pieces.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Logs a finished range to the checkpoint (process 0).
+type Recorder = dyn Fn(&RangeDone) -> Result<(), CheckpointError> + Send + Sync;
+
+/// The cluster run: range `i` runs on worker `i % workers`; finished ranges go to worker 0
+/// (process 0), which logs them. Returns the report at process 0, `None` elsewhere.
+fn run_cluster(
+    cluster: &crate::dist::cluster::Cluster,
+    connection: crate::dist::cluster::Connection,
+    job_fingerprint: u64,
+    search: Arc<Search>,
+    done: Vec<RangeDone>,
+    record: Arc<Recorder>,
+    pb: indicatif::ProgressBar,
+) -> Result<Option<RunReport>> {
+    use crate::dist::cluster::{position, round, round_collect, same_job};
+    let done = Arc::new(done);
+    let total_ranges = search.ranges();
+    pb.inc(done.iter().map(|r| r.candidates).sum());
+    let results = cluster
+        .execute(connection, move |w| {
+            if !same_job(w, job_fingerprint) {
+                return Err(());
+            }
+            let (me, peers) = position(w);
+            // Round 1: worker 0 tells every worker which ranges are already done.
+            let seed: Vec<(u64, Vec<u32>)> = if me == 0 {
+                let idx: Vec<u32> = done.iter().map(|r| r.index).collect();
+                (0..peers as u64).map(|t| (t, idx.clone())).collect()
+            } else {
+                Vec::new()
+            };
+            let finished: std::collections::HashSet<u32> = round_collect(w, seed, |x| x.0)
+                .pop()
+                .map(|x| x.1)
+                .unwrap_or_default()
+                .into_iter()
+                .collect();
+            // Round 2: ranges run where they belong; each streams to worker 0 when finished.
+            let s = search.clone();
+            let mine = (0..search.ranges())
+                .filter(move |&i| i % peers == me && !finished.contains(&(i as u32)))
+                .map(move |i| s.run_range(i));
+            let mut got: Vec<RangeDone> = Vec::new();
+            let mut failure: Option<CheckpointError> = None;
+            round(w, mine, |_| 0, &mut |r: RangeDone| {
+                if let Err(e) = record(&r) {
+                    failure.get_or_insert(e);
+                }
+                pb.inc(r.candidates);
+                got.push(r);
+            });
+            if me != 0 {
+                return Ok(None);
+            }
+            if let Some(e) = failure {
+                return Ok(Some(Err(e)));
+            }
+            got.extend(done.iter().cloned());
+            got.sort_by_key(|r| r.index);
+            Ok(Some(Ok(got)))
+        })
+        .map_err(|e| BadInput(e.to_string()))?;
+    let results: Vec<_> = results
+        .into_iter()
+        .collect::<Result<_, ()>>()
+        .map_err(|_| {
+            BadInput(
+                "the cluster's processes run different jobs: start every process with the same command, arguments and --workers (only --process differs)".into(),
+            )
+        })?;
+    let Some(ranges) = results.into_iter().flatten().next() else {
+        return Ok(None);
+    };
+    let ranges = ranges.map_err(checkpoint_error)?;
+    Ok(Some(RunReport {
+        complete: ranges.len() == total_ranges,
+        ranges_done: ranges.len(),
+        candidates: ranges.iter().map(|r| r.candidates).sum(),
+        pieces: ranges.into_iter().flat_map(|r| r.pieces).collect(),
+    }))
 }

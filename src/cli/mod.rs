@@ -3,10 +3,12 @@
 
 mod assemble;
 mod bench;
+mod cluster;
 mod extend;
 mod family;
 mod find_pieces;
 mod inspect;
+mod merge;
 mod mutate;
 mod output;
 mod play;
@@ -56,6 +58,7 @@ enum Command {
     Mutate(mutate::Args),
     /// Search many deals: random deals with statistics, or every deal of a small deck.
     Search(search::Args),
+    Merge(merge::Args),
 }
 
 /// Runs the command line and maps errors to exit codes. A broken pipe is not an error.
@@ -72,6 +75,7 @@ pub fn main() -> ExitCode {
         Command::Inspect(a) => inspect::run(a),
         Command::Mutate(a) => mutate::run(a),
         Command::Search(a) => search::run(a),
+        Command::Merge(a) => merge::run(a),
     };
     match result {
         Ok(code) => code,

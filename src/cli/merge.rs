@@ -1,0 +1,61 @@
+//! `ansatz merge`: combines the shard files of a `--shard I/N` job array into exactly the answer
+//! of the single run (the same JSON and result files).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use super::output::{BadInput, Out};
+use crate::dist::shard::read_set;
+
+/// Merge the shard files of a job array (`--shard I/N`) into the single-run answer.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  ansatz assemble --balance --shard 0/3 --out shards     # one task of a job array (0/3, 1/3, 2/3)
+  ansatz merge shards/assemble-paper-2024-k3-balance.shard-*-of-3.bin --json
+  ansatz merge --out results shards/*.bin
+  ansatz find-pieces --max-len 20 --shard 1/4 --out pieces/len20.bin   # writes pieces/len20.bin.shard-1-of-4
+  ansatz merge pieces/len20.bin.shard-*-of-4                            # writes pieces/len20.bin
+
+Every shard 0..N of one run must be given exactly once; shards of different runs or commands,
+and truncated or foreign files, are refused (exit 2). The merged result files go to --out.")]
+pub struct Args {
+    /// Shard files written by `--shard I/N` runs.
+    #[arg(required = true, value_name = "FILES")]
+    files: Vec<PathBuf>,
+    /// Where the merged answer goes: the results directory of `assemble` (default results/), the
+    /// library file of `find-pieces` (default: the --out the shards were given).
+    #[arg(long, value_name = "PATH")]
+    out: Option<PathBuf>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let files = read_set(&args.files).map_err(|e| BadInput(e.to_string()))?;
+    let mut out = Out::new();
+    match files[0].command.as_str() {
+        "assemble" => {
+            let dir = args.out.unwrap_or_else(|| PathBuf::from("results"));
+            let (summary, meta) = super::assemble::merge_shards(&files, &dir)?;
+            if args.json {
+                out.json(&summary)?;
+            } else {
+                super::assemble::print_text(&mut out, &summary, &meta)?;
+            }
+        }
+        "find-pieces" => {
+            return super::find_pieces::merge_shards(&files, args.out.as_deref(), args.json);
+        }
+        other => {
+            return Err(BadInput(format!(
+                "shard files of `{other}` cannot be merged by this ansatz"
+            ))
+            .into());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,195 @@
+//! The backward closure of a cycle spread over a cluster: a level-synchronous BFS whose positions
+//! live on owner workers chosen by the fixed hash of their packed key ([`super::owner`]).
+//!
+//! Each level, every worker expands the positions it owns and sends each predecessor to its
+//! owner; a second round tells every worker the level's size, so all of them stop together. As in
+//! `backward::closure`, forward play is a function: a non-seed position is found exactly once, as
+//! the predecessor of its successor, so no visited set is needed. A complete closure gives exactly
+//! the single-process result (size, depth, deepest position, balanced positions). Where
+//! `max_positions` stops the search differs: here at the end of the level that crosses it.
+
+use timely::worker::Worker;
+
+use super::cluster::{position, round, round_collect};
+use super::owner::owner;
+use crate::backward::closure::{Closure, Config, Node, Seed};
+use crate::backward::compact::Compact;
+use crate::backward::predecessors::for_each_predecessor;
+use crate::position::Position;
+
+/// A node on the wire: packed position, tricks, cards.
+type Wire = (u128, u32, u32);
+
+fn to_wire(n: &Node) -> Wire {
+    (n.pos.pack(), n.tricks, n.cards)
+}
+
+fn from_wire(w: Wire, cards: usize) -> Node {
+    Node {
+        pos: Compact::from_position(&Position::unpack(w.0, cards)).expect("at most 52 cards"),
+        tricks: w.1,
+        cards: w.2,
+    }
+}
+
+/// The closure of `seeds` (the same on every worker; at most 52 cards), computed by all workers
+/// together. Returns the result on worker 0, `None` on the others. `progress` sees the number of
+/// positions each level adds (on worker 0).
+pub fn closure(
+    worker: &mut Worker,
+    seeds: &[Seed],
+    cfg: &Config,
+    progress: &dyn Fn(u64),
+) -> Option<Closure> {
+    let (me, peers) = position(worker);
+    let cards = seeds.first().map_or(0, |s| s.node.pos.total());
+    let mut out = Closure {
+        size: seeds.len() as u64,
+        max_depth: 0,
+        deepest: seeds.iter().map(|s| s.node).min_by_key(|n| n.pos),
+        balanced: Vec::new(),
+        complete: true,
+        duplicates: 0,
+    };
+    if me == 0 {
+        progress(out.size);
+    }
+    // Balanced positions stay with their owners until the end.
+    let mut balanced: Vec<Node> = if cfg.seeds_balanced {
+        seeds
+            .iter()
+            .map(|s| s.node)
+            .filter(|n| n.pos.is_balanced() && owner(n.pos.pack(), peers) == me)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    // Level 1 comes from the seeds this worker owns, skipping each seed's predecessor on the cycle.
+    let mut first: Vec<Wire> = Vec::new();
+    for s in seeds
+        .iter()
+        .filter(|s| owner(s.node.pos.pack(), peers) == me)
+    {
+        for_each_predecessor(&s.node.pos, |p, pile| {
+            if s.skip != Some(*p) {
+                first.push((p.pack(), s.node.tricks + 1, s.node.cards + pile));
+            }
+        });
+    }
+    let mut outgoing = first;
+    loop {
+        let mut level: Vec<Node> = Vec::new();
+        round(
+            worker,
+            std::mem::take(&mut outgoing),
+            move |w: &Wire| owner(w.0, peers) as u64,
+            &mut |w| level.push(from_wire(w, cards)),
+        );
+        // Every worker learns the level's size and smallest position.
+        let min = level.iter().map(|n| n.pos).min().map(|p| p.pack());
+        let stats = (0..peers as u64).map(|t| (t, level.len() as u64, min));
+        let all = round_collect(worker, stats, |x| x.0);
+        let produced: u64 = all.iter().map(|x| x.1).sum();
+        if produced == 0 {
+            break;
+        }
+        out.size += produced;
+        out.max_depth += 1;
+        // The smallest key in cycle-id order: keys of one card count compare as positions do.
+        let smallest = all
+            .iter()
+            .filter_map(|x| x.2)
+            .map(|k| Compact::from_position(&Position::unpack(k, cards)).expect("52 cards"))
+            .min();
+        let holder = smallest.and_then(|m| level.iter().find(|n| n.pos == m).copied());
+        // The owner of the smallest position sends it (with its lengths) to worker 0.
+        let deepest = round_collect(worker, holder.map(|n| to_wire(&n)), |_| 0);
+        if me == 0 {
+            out.deepest = deepest.first().map(|&w| from_wire(w, cards));
+            progress(produced);
+        }
+        balanced.extend(level.iter().filter(|n| n.pos.is_balanced()));
+        if out.size > cfg.max_positions {
+            out.complete = false;
+            break;
+        }
+        for n in &level {
+            for_each_predecessor(&n.pos, |p, pile| {
+                outgoing.push((p.pack(), n.tricks + 1, n.cards + pile));
+            });
+        }
+    }
+    let gathered = round_collect(
+        worker,
+        balanced.iter().map(to_wire).collect::<Vec<_>>(),
+        |_| 0,
+    );
+    if me != 0 {
+        return None;
+    }
+    out.balanced = gathered.into_iter().map(|w| from_wire(w, cards)).collect();
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::backward::family::{cycle_positions, cycle_seeds};
+    use crate::dist::cluster::Cluster;
+    use crate::engine::Outcome;
+
+    /// Cycles of random small deals (the deck `--deck 8-2J2Q2K2A` style: numbers and faces).
+    fn cycles(want: usize) -> Vec<crate::engine::CycleInfo> {
+        let decks: Vec<crate::card::DeckSpec> = ["8-2J2Q2K2A", "6-1J1Q1K1A", "12-4J4Q"]
+            .iter()
+            .map(|d| d.parse().unwrap())
+            .collect();
+        let mut out = Vec::new();
+        for i in 0..300_000u64 {
+            let p = crate::deal::random_deal(&decks[i as usize % decks.len()], 7, i);
+            if let Outcome::Cycle(info) = crate::engine::play(&p)
+                && !out
+                    .iter()
+                    .any(|c: &crate::engine::CycleInfo| c.cycle_id == info.cycle_id)
+            {
+                out.push(info);
+                if out.len() == want {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    // The cluster closure (3 workers) against the single-process BFS: same size, depth, deepest
+    // position and balanced positions, for every cycle met.
+    #[test]
+    fn cluster_closure_equals_the_single_process_closure() {
+        let found = cycles(12);
+        assert!(found.len() >= 3, "only {} cycles", found.len());
+        let c = Cluster::new(vec!["localhost:1".into()], 0, 3, Duration::from_secs(1)).unwrap();
+        for info in found {
+            let seeds = cycle_seeds(&cycle_positions(&info));
+            let cfg = Config::default();
+            let single = crate::backward::closure::closure(&seeds, &cfg, &|_| {});
+            let s2 = seeds.clone();
+            let got = c
+                .execute(c.connect().unwrap(), move |w| {
+                    closure(w, &s2, &Config::default(), &|_| {})
+                })
+                .unwrap();
+            let dist = got.into_iter().flatten().next().unwrap();
+            assert_eq!(dist.size, single.size, "{}", info.cycle_id);
+            assert_eq!(dist.max_depth, single.max_depth);
+            assert_eq!(dist.deepest, single.deepest);
+            assert!(dist.complete && single.complete);
+            let mut a: Vec<Compact> = dist.balanced.iter().map(|n| n.pos).collect();
+            let mut b: Vec<Compact> = single.balanced.iter().map(|n| n.pos).collect();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b);
+        }
+    }
+}

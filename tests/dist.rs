@@ -1,0 +1,472 @@
+//! Distribution: job-array shards merged into the single-run answer, and a 3-process cluster on
+//! loopback (timely-dataflow) giving the single-process answer; bad hosts files, bad indices and
+//! peers that never come up exit 2 instead of hanging.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::common::{ansatz, stdout};
+
+/// A small assembly with several cycles and a decks file (no --balance).
+const LIMITED: &[&str] = &["assemble", "--limit", "400000", "--json", "-q"];
+/// A small assembly whose cycles hold balanced deals (the required piece of the 2024 paper).
+const BALANCED: &[&str] = &[
+    "assemble",
+    "--require=--K---A----AA",
+    "--balance",
+    "--json",
+    "-q",
+];
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ansatz-dist-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn with(base: &[&str], more: &[&str]) -> Vec<String> {
+    base.iter().chain(more).map(|s| s.to_string()).collect()
+}
+
+fn run_ok(args: &[String]) -> Value {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = ansatz(&args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_str(&stdout(&o)).unwrap()
+}
+
+/// The answer without its wall time.
+fn answer(mut v: Value) -> Value {
+    v.as_object_mut().unwrap().remove("seconds");
+    v
+}
+
+/// Asserts two answers are equal, naming only their totals when they differ (they are long).
+fn same(got: &Value, want: &Value, what: &str) {
+    let short = |v: &Value| {
+        format!(
+            "decks {} non-terminating {} cycles {} balanced {}",
+            v["decks_tested"], v["non_terminating"], v["cycles_found"], v["balanced_total"]
+        )
+    };
+    assert!(
+        got == want,
+        "{what}: got {}, want {}",
+        short(got),
+        short(want)
+    );
+}
+
+/// The result files of a run, without the lines that name the command line or the wall time.
+fn result_files(dir: &Path) -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy();
+            n.ends_with(".jsonl") || n.ends_with("-decks.txt")
+        })
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            let kept: Vec<&str> = text
+                .lines()
+                .filter(|l| !l.starts_with("{\"meta\"") && !l.starts_with("{\"summary\""))
+                .collect();
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                kept.join("\n"),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn shards_merge_into_the_single_run_answer() {
+    for base in [LIMITED, BALANCED] {
+        let dir = tmp(&format!("shards-{}", base.len()));
+        let single = dir.join("single");
+        let want = answer(run_ok(&with(
+            base,
+            &["--out", single.to_str().unwrap(), "--threads", "2"],
+        )));
+        let shards = dir.join("shards");
+        let mut files = Vec::new();
+        for i in 0..3 {
+            let v = run_ok(&with(
+                base,
+                &[
+                    "--out",
+                    shards.to_str().unwrap(),
+                    "--shard",
+                    &format!("{i}/3"),
+                    "--threads",
+                    "1",
+                ],
+            ));
+            files.push(v["file"].as_str().unwrap().to_string());
+        }
+        // Any order of the files gives the same answer.
+        files.reverse();
+        let merged = dir.join("merged");
+        let mut args = vec![
+            "merge".to_string(),
+            "--json".into(),
+            "--out".into(),
+            merged.display().to_string(),
+        ];
+        args.extend(files.iter().cloned());
+        same(&answer(run_ok(&args)), &want, &format!("merge {base:?}"));
+        assert!(
+            result_files(&merged) == result_files(&single),
+            "merged result files differ"
+        );
+
+        // A missing or doubled shard is refused.
+        let o = ansatz(&["merge", &files[0], &files[1]]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("missing"));
+        let o = ansatz(&["merge", &files[0], &files[0], &files[1], &files[2]]);
+        assert_eq!(o.status.code(), Some(2));
+    }
+}
+
+#[test]
+fn merge_refuses_foreign_and_truncated_files() {
+    let dir = tmp("foreign");
+    let v = run_ok(&with(
+        LIMITED,
+        &["--out", dir.to_str().unwrap(), "--shard", "0/1"],
+    ));
+    let file = v["file"].as_str().unwrap();
+    let bytes = std::fs::read(file).unwrap();
+    let cut = dir.join("cut.bin");
+    std::fs::write(&cut, &bytes[..bytes.len() - 3]).unwrap();
+    let other = dir.join("other.bin");
+    std::fs::write(&other, b"J--/-J-\n").unwrap();
+    for (f, msg) in [(&cut, "truncated"), (&other, "not an ansatz shard")] {
+        let o = ansatz(&["merge", f.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains(msg));
+    }
+    // Shards of different runs do not mix.
+    let v2 = run_ok(&with(
+        BALANCED,
+        &["--out", dir.to_str().unwrap(), "--shard", "1/2"],
+    ));
+    let o = ansatz(&["merge", file, v2["file"].as_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    for bad in ["2/2", "x", "1"] {
+        let o = ansatz(&["assemble", "--limit", "10", "--shard", bad]);
+        assert_eq!(o.status.code(), Some(2), "--shard {bad}");
+    }
+}
+
+/// `n` loopback addresses on free ports (bound to port 0, then released for the processes).
+fn free_hosts(n: usize) -> String {
+    let listeners: Vec<TcpListener> = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    listeners
+        .iter()
+        .map(|l| format!("{}\n", l.local_addr().unwrap()))
+        .collect()
+}
+
+fn spawn(args: &[String]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_ansatz"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starting ansatz")
+}
+
+/// Waits for every child, killing them all if the time limit passes (then the test fails).
+fn wait_all(children: Vec<Child>, limit: Duration) -> Vec<Output> {
+    let start = Instant::now();
+    let mut children: Vec<Option<Child>> = children.into_iter().map(Some).collect();
+    loop {
+        let running = children
+            .iter_mut()
+            .flatten()
+            .map(|c| c.try_wait().unwrap().is_none())
+            .filter(|&alive| alive)
+            .count();
+        if running == 0 {
+            break;
+        }
+        if start.elapsed() > limit {
+            for c in children.iter_mut().flatten() {
+                let _ = c.kill();
+            }
+            panic!("the cluster did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    children
+        .iter_mut()
+        .map(|c| c.take().unwrap().wait_with_output().unwrap())
+        .collect()
+}
+
+/// Runs `base` as a cluster of `n` processes with `workers` threads each on loopback.
+fn cluster(base: &[&str], n: usize, workers: usize, dir: &Path, extra: &[&str]) -> Vec<Output> {
+    let hosts = dir.join("hosts");
+    std::fs::write(&hosts, free_hosts(n)).unwrap();
+    let children: Vec<Child> = (0..n)
+        .map(|i| {
+            let mut more = vec![
+                "--hosts".to_string(),
+                hosts.display().to_string(),
+                "--process".into(),
+                i.to_string(),
+                "--workers".into(),
+                workers.to_string(),
+                "--connect-timeout".into(),
+                "20".into(),
+            ];
+            if !extra.contains(&"--out") {
+                more.push("--out".into());
+                more.push(dir.join(format!("p{i}")).display().to_string());
+            }
+            more.extend(extra.iter().map(|s| s.to_string()));
+            spawn(&with(
+                base,
+                &more.iter().map(String::as_str).collect::<Vec<_>>(),
+            ))
+        })
+        .collect();
+    wait_all(children, Duration::from_secs(60))
+}
+
+#[test]
+fn three_processes_on_loopback_give_the_single_process_answer() {
+    for (base, workers) in [(LIMITED, 2), (BALANCED, 1)] {
+        let dir = tmp(&format!("cluster-{}", base.len()));
+        let single = dir.join("single");
+        let want = answer(run_ok(&with(
+            base,
+            &["--out", single.to_str().unwrap(), "--threads", "1"],
+        )));
+        let outs = cluster(base, 3, workers, &dir, &[]);
+        for (i, o) in outs.iter().enumerate() {
+            assert!(
+                o.status.success(),
+                "process {i}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+        // Process 0 alone prints, and only the result.
+        let got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
+        same(&answer(got), &want, &format!("cluster {base:?}"));
+        assert!(outs[1].stdout.is_empty() && outs[2].stdout.is_empty());
+        assert!(
+            result_files(&dir.join("p0")) == result_files(&single),
+            "cluster result files differ"
+        );
+        assert!(!dir.join("p1").exists(), "only process 0 writes");
+    }
+}
+
+#[test]
+fn a_cluster_resumes_from_process_0s_checkpoint() {
+    let dir = tmp("cluster-resume");
+    let p0 = dir.join("p0");
+    // An interrupted single run leaves finished units in the checkpoint ...
+    let o = ansatz(
+        &with(
+            LIMITED,
+            &[
+                "--out",
+                p0.to_str().unwrap(),
+                "--stop-after-units",
+                "2",
+                "--threads",
+                "1",
+            ],
+        )
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>(),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    // ... which a cluster run with --resume skips, giving the whole answer.
+    let outs = cluster(LIMITED, 3, 1, &dir, &["--resume"]);
+    for o in &outs {
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let want = answer(run_ok(&with(
+        LIMITED,
+        &["--out", dir.join("single").to_str().unwrap()],
+    )));
+    let got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
+    same(&answer(got), &want, "resumed cluster");
+}
+
+#[test]
+fn bad_clusters_exit_2_without_hanging() {
+    let dir = tmp("bad-cluster");
+    let hosts = dir.join("hosts");
+    std::fs::write(&hosts, free_hosts(2)).unwrap();
+    let bad = dir.join("bad");
+    std::fs::write(&bad, "127.0.0.1:4000\nno-port-here\n").unwrap();
+    let h = hosts.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["--hosts", bad.to_str().unwrap(), "--process", "0"],
+            "line 2",
+        ),
+        (vec!["--hosts", h, "--process", "2"], "out of range"),
+        (vec!["--hosts", h], "--process"),
+        (
+            vec!["--hosts", "/nonexistent/hosts", "--process", "0"],
+            "--hosts",
+        ),
+        (
+            vec!["--hosts", h, "--process", "0", "--workers", "0"],
+            "--workers",
+        ),
+        // Process 1 never comes up: a clear error after the timeout, not a hang.
+        (
+            vec!["--hosts", h, "--process", "0", "--connect-timeout", "1"],
+            "did not connect",
+        ),
+    ];
+    for (args, msg) in cases {
+        let out = dir.join("out");
+        let mut all = vec![
+            "assemble",
+            "--limit",
+            "1000",
+            "-q",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        all.extend(&args);
+        let start = Instant::now();
+        let o = ansatz(&all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(msg), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(o.stdout.is_empty());
+        assert!(start.elapsed() < Duration::from_secs(20));
+        // Nothing is left behind: the same command runs again without --resume.
+        assert!(!out.exists(), "{args:?} left {}", out.display());
+    }
+}
+
+/// find-pieces over small lengths: many ranges, a few dozen pieces.
+const FIND: &[&str] = &["find-pieces", "--max-len", "13", "--json", "-q"];
+
+#[test]
+fn find_pieces_shards_and_clusters_write_the_single_run_library() {
+    let dir = tmp("find");
+    let lib = dir.join("lib.bin");
+    let l = lib.to_str().unwrap();
+    // Each run writes the same path (the library records its command line, --out included).
+    let take = |name: &str| {
+        let to = dir.join(name);
+        std::fs::rename(&lib, &to).unwrap();
+        std::fs::read(to).unwrap()
+    };
+    let want = answer(run_ok(&with(FIND, &["--out", l])));
+    let single = take("single.bin");
+
+    let mut files = Vec::new();
+    for i in 0..3 {
+        let v = run_ok(&with(FIND, &["--out", l, "--shard", &format!("{i}/3")]));
+        files.push(v["file"].as_str().unwrap().to_string());
+    }
+    let mut args = vec!["merge".to_string(), "--json".into()];
+    args.extend(files.iter().rev().cloned());
+    let mut merged = answer(run_ok(&args));
+    merged
+        .as_object_mut()
+        .unwrap()
+        .remove("candidates_per_second");
+    let mut w = want.clone();
+    w.as_object_mut().unwrap().remove("candidates_per_second");
+    assert_eq!(merged, w);
+    assert!(take("merged.bin") == single, "merged library differs");
+
+    let outs = cluster(FIND, 3, 2, &dir, &["--out", l]);
+    for o in &outs {
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let mut got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
+    got = answer(got);
+    got.as_object_mut().unwrap().remove("candidates_per_second");
+    assert_eq!(got, w);
+    assert!(take("cluster.bin") == single, "cluster library differs");
+}
+
+#[test]
+fn processes_of_different_jobs_stop_with_exit_2() {
+    let dir = tmp("mismatch");
+    let hosts = dir.join("hosts");
+    std::fs::write(&hosts, free_hosts(2)).unwrap();
+    let h = hosts.display().to_string();
+    let children: Vec<Child> = ["1000", "2000"]
+        .iter()
+        .enumerate()
+        .map(|(i, limit)| {
+            let out = dir.join(format!("p{i}")).display().to_string();
+            let args: Vec<String> = [
+                "assemble",
+                "--limit",
+                limit,
+                "-q",
+                "--out",
+                &out,
+                "--hosts",
+                &h,
+                "--process",
+                &i.to_string(),
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+            spawn(&args)
+        })
+        .collect();
+    for o in wait_all(children, Duration::from_secs(60)) {
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("different jobs"));
+        assert!(o.stdout.is_empty());
+    }
+}
+
+#[test]
+fn family_on_three_processes_equals_the_single_process_family() {
+    let dir = tmp("family");
+    let base: &[&str] = &["family", "--json", "-q"];
+    let strip = |mut v: Value| {
+        for k in ["seconds", "positions_per_second", "threads"] {
+            v.as_object_mut().unwrap().remove(k);
+        }
+        v
+    };
+    let want = strip(run_ok(&with(base, &["--threads", "1"])));
+    let outs = cluster(base, 3, 2, &dir, &[]);
+    for o in &outs {
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
+    assert_eq!(got["threads"], 6);
+    assert_eq!(strip(got), want);
+    assert!(outs[1].stdout.is_empty() && outs[2].stdout.is_empty());
+    let o = ansatz(&["family", "--shard", "0/2"]);
+    assert_eq!(o.status.code(), Some(2));
+}
