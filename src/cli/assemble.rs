@@ -41,11 +41,14 @@ Examples:
   ansatz assemble --library pieces/found.bin --balance --json
   ansatz assemble --library a.bin --library b.bin --out results/run1 --resume
   ansatz assemble --limit 100000                    # the first 100000 decks only
+  ansatz assemble --library pieces/len24-faces6.bin --faces members --balance   # pieces as they are
+  ansatz assemble --library pieces/len24-faces7.bin --require=--K---A----AA --balance
   ansatz assemble --balance --shard 2/8 --out shards   # slice 2 of a job array; then ansatz merge
   ansatz assemble --balance --hosts hosts.txt --process 0 --workers 16   # cluster (see README)
 
 Every ordered choice of K piece shapes whose cards fill the deck is tried with every assignment
-of face kinds to its face slots, so each deck is tested once. Results go to DIR (default results/)
+of face kinds to its face slots (--faces assign), or every ordered choice of K pieces as they are
+(--faces members), so each deck is tested once. Results go to DIR (default results/)
 as JSON lines and a readable summary; a checkpoint there lets --resume finish an interrupted run.")]
 pub struct Args {
     /// Piece library (repeatable). Default: the published 2024 pieces, built in.
