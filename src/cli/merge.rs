@@ -50,6 +50,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "find-pieces" => {
             return super::find_pieces::merge_shards(&files, args.out.as_deref(), args.json);
         }
+        "search-random" => {
+            super::search::merge_random(&files, args.out.as_deref(), args.json)?;
+        }
+        "search-exhaustive" => {
+            super::search::merge_exhaustive(&files, args.out.as_deref(), args.json)?;
+        }
         other => {
             return Err(BadInput(format!(
                 "shard files of `{other}` cannot be merged by this ansatz"
