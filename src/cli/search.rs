@@ -51,11 +51,16 @@ Examples:
   ansatz search random --players 4 --games 100000 --json
   ansatz search random --deck camicia --balanced-faces --top 5
   ansatz search random --games 100000000 --resume      # after Ctrl-C or kill -9
+  ansatz search random --games 100000000 --shard 0/4   # one task of a job array (0/4 .. 3/4)
+  ansatz merge results/random-36-4J4Q4K4A-2p-seed1.shard-*-of-4.bin
+  ansatz search random --games 100000000 --hosts hosts.txt --process 0 --workers 2
 
 Deal i under seed s is a pure function of (s, i); deals are played in fixed chunks of 4096, so
 the results are the same for any thread count. Found cycles, the longest games and a summary go
 to --out (default results/); a checkpoint there lets --resume finish an interrupted run with the
-same result. Means, medians and histograms count terminating games.")]
+same result. Means, medians and histograms count terminating games. --shard I/N plays the chunks c
+with c % N == I and writes a shard file for `ansatz merge` (no --plot); --hosts runs on a cluster
+(chunk c on worker c % workers; process 0 prints; no --resume yet).")]
 pub struct RandomArgs {
     /// Number of deals to play.
     #[arg(long, default_value_t = 1_000_000)]
@@ -108,11 +113,15 @@ Examples:
   ansatz search exhaustive --deck 16-2J2Q2K2A --threads 2 --json
   ansatz search exhaustive --deck 3-1J1Q1K1A --players 3
   ansatz search exhaustive --deck 16-2J2Q2K2A --resume
+  ansatz search exhaustive --deck 16-2J2Q2K2A --shard 1/8   # then: ansatz merge results/*.shard-*-of-8.bin
+  ansatz search exhaustive --deck 16-2J2Q2K2A --hosts hosts.txt --process 0 --workers 2
 
 Two-player decks of up to 32 cards share the play of deals that agree on every card read so far
 (one game per subtree, weighted by the arrangements of the unread cards); --naive plays every
 deal separately (the checker). The result (with the command and version) and a checkpoint go to
---out (default results/); --resume finishes an interrupted run.")]
+--out (default results/); --resume finishes an interrupted run. --shard I/N runs the units u (tasks
+or rank ranges) with u % N == I and writes a shard file for `ansatz merge`; --hosts runs on a
+cluster (unit u on worker u % workers; process 0 prints; no --resume yet).")]
 pub struct ExhaustiveArgs {
     /// Deck: counts like 6-2J2Q2K2A (standard and camicia are far too large to exhaust).
     #[arg(long, value_name = "SPEC")]
@@ -380,7 +389,15 @@ fn write_shard<C: serde::Serialize, X: serde::Serialize, R: serde::Serialize>(
     } else {
         writeln!(
             out,
-            "shard {s}: {summary} -> {}\nmerge every shard with: ansatz merge {}",
+            "shard {s}: {} -> {}\nmerge every shard with: ansatz merge {}",
+            summary
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter(|(k, _)| *k != "shard" && *k != "file")
+                .map(|(k, v)| format!("{v} {k}"))
+                .collect::<Vec<_>>()
+                .join(", "),
             path.display(),
             dir.join(format!("{name}.shard-*-of-{}.bin", s.count))
                 .display()
