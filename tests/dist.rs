@@ -610,7 +610,7 @@ fn search_on_three_processes_gives_the_single_process_answer() {
 fn search_refuses_what_a_split_run_cannot_do() {
     let dir = tmp("search-bad");
     let out = dir.display().to_string();
-    // A plot needs every deal; a cluster run does not resume (yet); bad shard specs.
+    // A plot needs every deal; bad shard specs.
     for args in [
         with(
             RANDOM,
@@ -623,11 +623,51 @@ fn search_refuses_what_a_split_run_cannot_do() {
         let o = ansatz(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
     }
-    for base in [RANDOM, EXHAUSTIVE] {
+}
+
+#[test]
+fn search_checkpoints_resume_across_single_and_cluster_runs() {
+    for (base, tag) in [(RANDOM, "random"), (EXHAUSTIVE, "exhaustive")] {
+        let dir = tmp(&format!("search-resume-{tag}"));
+        // A cluster resumes from a single run's checkpoint ...
+        let p0 = dir.join("p0");
+        let want = search_answer(run_ok(&with(base, &["--out", p0.to_str().unwrap()])));
         let outs = cluster(base, 2, 1, &dir, &["--resume"]);
-        for o in outs {
-            assert_eq!(o.status.code(), Some(2));
-            assert!(String::from_utf8_lossy(&o.stderr).contains("--resume"));
-        }
+        assert!(
+            outs[0].status.success(),
+            "{tag}: {}",
+            String::from_utf8_lossy(&outs[0].stderr)
+        );
+        let got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
+        assert!(
+            search_answer(got) == want,
+            "{tag}: resumed cluster answer differs"
+        );
+        // ... and a single run from a cluster's.
+        let c = dir.join("c");
+        std::fs::create_dir_all(&c).unwrap();
+        let outs = cluster(base, 2, 1, &c, &[]);
+        assert!(
+            outs[0].status.success(),
+            "{tag}: {}",
+            String::from_utf8_lossy(&outs[0].stderr)
+        );
+        let got = search_answer(run_ok(&with(
+            base,
+            &["--out", c.join("p0").to_str().unwrap(), "--resume"],
+        )));
+        assert!(
+            got == want,
+            "{tag}: single run resumed from a cluster differs"
+        );
+        // Without a checkpoint, --resume is bad input at process 0, before it waits for peers.
+        let hosts = dir.join("hosts");
+        std::fs::write(&hosts, free_hosts(2)).unwrap();
+        let e = dir.join("empty").display().to_string();
+        let h = hosts.display().to_string();
+        let more = ["--hosts", &h, "--process", "0", "--out", &e, "--resume"];
+        let outs = wait_all(vec![spawn(&with(base, &more))], Duration::from_secs(10));
+        assert_eq!(outs[0].status.code(), Some(2), "{tag}");
+        assert!(String::from_utf8_lossy(&outs[0].stderr).contains("checkpoint"));
     }
 }

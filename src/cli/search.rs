@@ -60,7 +60,7 @@ the results are the same for any thread count. Found cycles, the longest games a
 to --out (default results/); a checkpoint there lets --resume finish an interrupted run with the
 same result. Means, medians and histograms count terminating games. --shard I/N plays the chunks c
 with c % N == I and writes a shard file for `ansatz merge` (no --plot); --hosts runs on a cluster
-(chunk c on worker c % workers; process 0 prints; no --resume yet).")]
+(chunk c on worker c % workers; process 0 prints and keeps the checkpoint for --resume).")]
 pub struct RandomArgs {
     /// Number of deals to play.
     #[arg(long, default_value_t = 1_000_000)]
@@ -121,7 +121,7 @@ Two-player decks of up to 32 cards share the play of deals that agree on every c
 deal separately (the checker). The result (with the command and version) and a checkpoint go to
 --out (default results/); --resume finishes an interrupted run. --shard I/N runs the units u (tasks
 or rank ranges) with u % N == I and writes a shard file for `ansatz merge`; --hosts runs on a
-cluster (unit u on worker u % workers; process 0 prints; no --resume yet).")]
+cluster (unit u on worker u % workers; process 0 prints and keeps the checkpoint for --resume).")]
 pub struct ExhaustiveArgs {
     /// Deck: counts like 6-2J2Q2K2A (standard and camicia are far too large to exhaust).
     #[arg(long, value_name = "SPEC")]
@@ -232,7 +232,12 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
     let total_chunks = random::chunks(a.games);
     let began = Instant::now();
     let (stats, resumed_games, threads) = if let Mode::Cluster(cluster) = &mode {
-        match random_cluster(cluster, &cfg, a.resume)? {
+        match random_cluster(
+            cluster,
+            &cfg,
+            &a.out.join(format!("{name}.checkpoint.json")),
+            a.resume,
+        )? {
             None => return Ok(ExitCode::SUCCESS),
             Some(s) => (s, 0, cluster.total_workers()),
         }
@@ -434,21 +439,22 @@ pub(super) fn merge_random(files: &[ShardFile], out: Option<&Path>, as_json: boo
     )
 }
 
-/// The cluster run of a random search: chunk `c` runs on global worker `c % workers`; each worker's
-/// statistics go to worker 0 (process 0), which merges them. Returns them at process 0, `None`
-/// elsewhere.
+/// The cluster run of a random search: chunk `c` runs on global worker `c % workers`, in lockstep
+/// batches whose statistics gather at process 0, which saves the single run's checkpoint after
+/// them (so `--resume` works across single and cluster runs). Returns the statistics at process 0,
+/// `None` elsewhere.
 fn random_cluster(
     cluster: &Cluster,
     cfg: &RandomConfig,
+    ckpt: &Path,
     resume: bool,
 ) -> Result<Option<GameStats>> {
-    use crate::dist::cluster::{position, round, same_job};
-    if resume {
-        return Err(BadInput(
-            "--resume is not available for a cluster run of search random (run again without it, or use --shard job arrays)".into(),
-        )
-        .into());
-    }
+    let lead = cluster.process == 0;
+    let start = if resume && lead {
+        Some(checkpoint::load::<_, GameStats>(ckpt, "random", cfg).map_err(checkpoint_error)?)
+    } else {
+        None
+    };
     let connection = cluster.connect().map_err(|e| BadInput(e.to_string()))?;
     let job = fnv1a(
         format!(
@@ -458,31 +464,116 @@ fn random_cluster(
         )
         .as_bytes(),
     );
-    let cfg = std::sync::Arc::new(cfg.clone());
+    let total = random::chunks(cfg.games);
+    let start = start.unwrap_or_else(|| (0, GameStats::new(cfg.players, cfg.top).trimmed()));
+    let (c1, c2, c3) = (
+        std::sync::Arc::new(cfg.clone()),
+        std::sync::Arc::new(cfg.clone()),
+        cfg.clone(),
+    );
+    let ckpt = ckpt.to_path_buf();
+    let mut saver = Saver {
+        last: Instant::now(),
+    };
+    lockstep(
+        cluster,
+        connection,
+        job,
+        start,
+        total,
+        16,
+        std::sync::Arc::new(move |c: u64| {
+            let mut s = GameStats::new(c1.players, c1.top);
+            let lo = c * crate::bench::CHUNK;
+            let hi = (lo + crate::bench::CHUNK).min(c1.games);
+            random::play_range(&c1, lo, hi, &mut s, &mut random::Scratch::default());
+            s.trimmed()
+        }),
+        std::sync::Arc::new(move || GameStats::new(c2.players, c2.top).trimmed()),
+        |a: &mut GameStats, b: GameStats| a.merge(&b),
+        Box::new(move |done, s: &GameStats| {
+            if saver.due(done == total) {
+                checkpoint::save(&ckpt, "random", &c3, done, s)
+                    .with_context(|| format!("writing checkpoint {}", ckpt.display()))
+            } else {
+                Ok(())
+            }
+        }),
+    )
+}
+
+/// A cluster run in lockstep batches: worker 0 (process 0) holds `start` (units done, state) and
+/// tells every worker where to begin; each batch of `per_worker` units per worker runs unit `u` on
+/// global worker `u % workers`, the workers' partial states gather at worker 0, which merges them
+/// and calls `save(units_done, &state)`. Returns the state at process 0, `None` elsewhere.
+#[allow(clippy::too_many_arguments)]
+fn lockstep<S>(
+    cluster: &Cluster,
+    connection: crate::dist::cluster::Connection,
+    job: u64,
+    start: (u64, S),
+    total: u64,
+    per_worker: u64,
+    play: std::sync::Arc<dyn Fn(u64) -> S + Send + Sync>,
+    empty: std::sync::Arc<dyn Fn() -> S + Send + Sync>,
+    merge: fn(&mut S, S),
+    save: Box<dyn FnMut(u64, &S) -> Result<()> + Send>,
+) -> Result<Option<S>>
+where
+    S: timely::ExchangeData + Clone + Send + 'static,
+{
+    use crate::dist::cluster::{position, round, round_collect, same_job};
+    use std::sync::Mutex;
+    let start = Mutex::new(Some(start));
+    let save = Mutex::new(save);
     let results = cluster
         .execute(connection, move |w| {
             if !same_job(w, job) {
                 return Err(());
             }
             let (me, peers) = position(w);
-            let mut mine = GameStats::new(cfg.players, cfg.top);
-            let mut scratch = random::Scratch::default();
-            for c in (me as u64..random::chunks(cfg.games)).step_by(peers) {
-                let lo = c * crate::bench::CHUNK;
-                let hi = (lo + crate::bench::CHUNK).min(cfg.games);
-                random::play_range(&cfg, lo, hi, &mut mine, &mut scratch);
+            let mut state = if me == 0 {
+                start.lock().unwrap().take()
+            } else {
+                None
+            };
+            // Round 1: worker 0 tells every worker how many units are done.
+            let seed: Vec<(u64, u64)> = match &state {
+                Some((done, _)) => (0..peers as u64).map(|t| (t, *done)).collect(),
+                None => Vec::new(),
+            };
+            let mut done = round_collect(w, seed, |x| x.0).pop().map_or(0, |x| x.1);
+            let mut failure: Option<String> = None;
+            while done < total {
+                let to = (done + per_worker.max(1) * peers as u64).min(total);
+                let mut mine = empty();
+                for u in (done..to).filter(|u| u % peers as u64 == me as u64) {
+                    merge(&mut mine, play(u));
+                }
+                round(w, std::iter::once(mine), |_| 0, &mut |s: S| {
+                    if let Some((_, st)) = &mut state {
+                        merge(st, s);
+                    }
+                });
+                done = to;
+                if let Some((_, st)) = &state
+                    && failure.is_none()
+                    && let Err(e) = (save.lock().unwrap())(done, st)
+                {
+                    failure = Some(format!("{e:#}"));
+                }
             }
-            let mut all = GameStats::new(cfg.players, cfg.top).trimmed();
-            round(
-                w,
-                std::iter::once(mine.trimmed()),
-                |_| 0,
-                &mut |s: GameStats| all.merge(&s),
-            );
-            Ok((me == 0).then_some(all))
+            Ok(match (state, failure) {
+                (None, _) => None,
+                (Some(_), Some(e)) => Some(Err(e)),
+                (Some((_, st)), None) => Some(Ok(st)),
+            })
         })
         .map_err(|e| BadInput(e.to_string()))?;
-    gathered(results)
+    match gathered(results)? {
+        None => Ok(None),
+        Some(r) => r.map(Some).map_err(|e| anyhow::anyhow!(e)),
+    }
 }
 
 /// The result at process 0 of a cluster run's workers (`None` on the other processes).
@@ -769,7 +860,13 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
         Work::Ranks { .. } => "every deal",
     };
     let (stats, threads) = if let Mode::Cluster(cluster) = &mode {
-        match exhaustive_cluster(cluster, &cfg, work, a.resume)? {
+        match exhaustive_cluster(
+            cluster,
+            &cfg,
+            work,
+            &a.out.join(format!("{stem}.checkpoint.json")),
+            a.resume,
+        )? {
             None => return Ok(ExitCode::SUCCESS),
             Some(s) => (s, cluster.total_workers()),
         }
@@ -876,22 +973,25 @@ pub(super) fn merge_exhaustive(
     report_exhaustive(&dir, &ctx, &stats, seconds, threads, as_json)
 }
 
-/// The cluster run of an exhaustive search: unit `u` runs on global worker `u % workers`; each
-/// worker's statistics go to worker 0 (process 0), which merges them (with the planning phase's
-/// counts). Returns them at process 0, `None` elsewhere.
+/// The cluster run of an exhaustive search: unit `u` runs on global worker `u % workers`, in
+/// lockstep batches whose statistics gather at process 0, which saves the single run's checkpoint
+/// after them. Returns the statistics at process 0, `None` elsewhere.
 fn exhaustive_cluster(
     cluster: &Cluster,
     cfg: &ExhaustiveConfig,
     work: Work,
+    ckpt: &Path,
     resume: bool,
 ) -> Result<Option<ExhaustiveStats>> {
-    use crate::dist::cluster::{position, round, same_job};
-    if resume {
-        return Err(BadInput(
-            "--resume is not available for a cluster run of search exhaustive (run again without it, or use --shard job arrays)".into(),
+    let lead = cluster.process == 0;
+    let start = if resume && lead {
+        Some(
+            checkpoint::load::<_, ExhaustiveStats>(ckpt, "exhaustive", cfg)
+                .map_err(checkpoint_error)?,
         )
-        .into());
-    }
+    } else {
+        None
+    };
     let connection = cluster.connect().map_err(|e| BadInput(e.to_string()))?;
     let job = fnv1a(
         format!(
@@ -901,32 +1001,39 @@ fn exhaustive_cluster(
         )
         .as_bytes(),
     );
-    let cfg = std::sync::Arc::new(cfg.clone());
+    let total = work.units();
+    let start = start.unwrap_or_else(|| {
+        let head = match &work {
+            Work::Tasks(p) => p.head.clone(),
+            Work::Ranks { .. } => ExhaustiveStats::new(cfg.players),
+        };
+        (0, head)
+    });
     let work = std::sync::Arc::new(work);
-    let results = cluster
-        .execute(connection, move |w| {
-            if !same_job(w, job) {
-                return Err(());
+    let (c1, players, c3) = (std::sync::Arc::new(cfg.clone()), cfg.players, cfg.clone());
+    let ckpt = ckpt.to_path_buf();
+    let mut saver = Saver {
+        last: Instant::now(),
+    };
+    lockstep(
+        cluster,
+        connection,
+        job,
+        start,
+        total,
+        64,
+        std::sync::Arc::new(move |u: u64| work.run_units(&c1, u, u + 1, &|_| true, &|_| {})),
+        std::sync::Arc::new(move || ExhaustiveStats::new(players)),
+        |a: &mut ExhaustiveStats, b: ExhaustiveStats| a.merge(b),
+        Box::new(move |done, s: &ExhaustiveStats| {
+            if saver.due(done == total) {
+                checkpoint::save(&ckpt, "exhaustive", &c3, done, s)
+                    .with_context(|| format!("writing checkpoint {}", ckpt.display()))
+            } else {
+                Ok(())
             }
-            let (me, peers) = position(w);
-            let mut mine = ExhaustiveStats::new(cfg.players);
-            for u in (me as u64..work.units()).step_by(peers) {
-                mine.merge(work.run_units(&cfg, u, u + 1, &|_| true, &|_| {}));
-            }
-            let mut all = match &*work {
-                Work::Tasks(p) => p.head.clone(),
-                Work::Ranks { .. } => ExhaustiveStats::new(cfg.players),
-            };
-            round(
-                w,
-                std::iter::once(mine),
-                |_| 0,
-                &mut |s: ExhaustiveStats| all.merge(s),
-            );
-            Ok((me == 0).then_some(all))
-        })
-        .map_err(|e| BadInput(e.to_string()))?;
-    gathered(results)
+        }),
+    )
 }
 
 /// The answer of an exhaustive search: the JSON or text on stdout, the result file in `dir`.
