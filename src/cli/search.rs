@@ -502,6 +502,9 @@ fn random_cluster(
     )
 }
 
+/// Process 0's checkpoint writer of a lockstep cluster run: `(units_done, &state)`.
+type SaveFn<S> = Box<dyn FnMut(u64, &S) -> Result<()> + Send>;
+
 /// A cluster run in lockstep batches: worker 0 (process 0) holds `start` (units done, state) and
 /// tells every worker where to begin; each batch of `per_worker` units per worker runs unit `u` on
 /// global worker `u % workers`, the workers' partial states gather at worker 0, which merges them
@@ -517,7 +520,7 @@ fn lockstep<S>(
     play: std::sync::Arc<dyn Fn(u64) -> S + Send + Sync>,
     empty: std::sync::Arc<dyn Fn() -> S + Send + Sync>,
     merge: fn(&mut S, S),
-    save: Box<dyn FnMut(u64, &S) -> Result<()> + Send>,
+    save: SaveFn<S>,
 ) -> Result<Option<S>>
 where
     S: timely::ExchangeData + Clone + Send + 'static,
