@@ -470,3 +470,204 @@ fn family_on_three_processes_equals_the_single_process_family() {
     let o = ansatz(&["family", "--shard", "0/2"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// A random search with a few cycles, and an exhaustive one with cycles (both well under a second).
+const RANDOM: &[&str] = &[
+    "search",
+    "random",
+    "--deck",
+    "6-2J2Q2K2A",
+    "--games",
+    "20000",
+    "--json",
+    "-q",
+];
+const EXHAUSTIVE: &[&str] = &["search", "exhaustive", "--deck", "8-2J2Q2K", "--json", "-q"];
+
+/// A search answer without its timing fields (wall time, threads, rates).
+fn search_answer(mut v: Value) -> Value {
+    let o = v.as_object_mut().unwrap();
+    for k in [
+        "seconds",
+        "threads",
+        "games_per_second",
+        "games_per_second_per_thread",
+        "command",
+    ] {
+        o.remove(k);
+    }
+    v
+}
+
+/// The result files of a search (not checkpoints), without the command line and timing fields.
+fn search_files(dir: &Path) -> Vec<(String, Vec<String>)> {
+    let mut files: Vec<(String, Vec<String>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy();
+            !n.contains("checkpoint") && !n.ends_with(".bin")
+        })
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            let lines = text
+                .lines()
+                .filter(|l| !l.starts_with("# ansatz"))
+                .map(|l| match serde_json::from_str::<Value>(l) {
+                    Ok(v) if v.is_object() => search_answer(v).to_string(),
+                    _ => l.to_string(),
+                })
+                .collect();
+            (p.file_name().unwrap().to_string_lossy().into_owned(), lines)
+        })
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no result files in {}", dir.display());
+    files
+}
+
+#[test]
+fn search_shards_merge_into_the_single_run_answer() {
+    for (base, tag) in [(RANDOM, "random"), (EXHAUSTIVE, "exhaustive")] {
+        let dir = tmp(&format!("search-shards-{tag}"));
+        let single = dir.join("single");
+        let want = search_answer(run_ok(&with(
+            base,
+            &["--out", single.to_str().unwrap(), "--threads", "2"],
+        )));
+        let shards = dir.join("shards");
+        let mut files = Vec::new();
+        for i in 0..3 {
+            let v = run_ok(&with(
+                base,
+                &[
+                    "--out",
+                    shards.to_str().unwrap(),
+                    "--shard",
+                    &format!("{i}/3"),
+                    "--threads",
+                    "1",
+                ],
+            ));
+            files.push(v["file"].as_str().unwrap().to_string());
+        }
+        files.reverse();
+        let merged = dir.join("merged");
+        let mut args = vec![
+            "merge".to_string(),
+            "--json".into(),
+            "--out".into(),
+            merged.display().to_string(),
+        ];
+        args.extend(files.iter().cloned());
+        let got = search_answer(run_ok(&args));
+        assert!(got == want, "{tag}: merged answer differs:\n{got}\n{want}");
+        assert!(
+            search_files(&merged) == search_files(&single),
+            "{tag}: merged result files differ"
+        );
+        let o = ansatz(&["merge", &files[0], &files[1]]);
+        assert_eq!(o.status.code(), Some(2));
+    }
+    // The cycles really were split over the shards (the test would be weak without them).
+    let v = run_ok(&with(
+        RANDOM,
+        &["--out", tmp("search-cycles").to_str().unwrap()],
+    ));
+    assert!(!v["cycles"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn search_on_three_processes_gives_the_single_process_answer() {
+    for (base, workers, tag) in [(RANDOM, 2, "random"), (EXHAUSTIVE, 1, "exhaustive")] {
+        let dir = tmp(&format!("search-cluster-{tag}"));
+        let single = dir.join("single");
+        let want = search_answer(run_ok(&with(
+            base,
+            &["--out", single.to_str().unwrap(), "--threads", "1"],
+        )));
+        let outs = cluster(base, 3, workers, &dir, &[]);
+        for (i, o) in outs.iter().enumerate() {
+            assert!(
+                o.status.success(),
+                "{tag} process {i}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+        let got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
+        assert_eq!(got["threads"], 3 * workers, "{tag}");
+        assert!(search_answer(got) == want, "{tag}: cluster answer differs");
+        assert!(outs[1].stdout.is_empty() && outs[2].stdout.is_empty());
+        assert!(
+            search_files(&dir.join("p0")) == search_files(&single),
+            "{tag}: cluster result files differ"
+        );
+        assert!(!dir.join("p1").exists(), "only process 0 writes");
+    }
+}
+
+#[test]
+fn search_refuses_what_a_split_run_cannot_do() {
+    let dir = tmp("search-bad");
+    let out = dir.display().to_string();
+    // A plot needs every deal; bad shard specs.
+    for args in [
+        with(
+            RANDOM,
+            &["--out", &out, "--shard", "0/2", "--plot", "x.svg"],
+        ),
+        with(RANDOM, &["--out", &out, "--shard", "2/2"]),
+        with(EXHAUSTIVE, &["--out", &out, "--shard", "a/2"]),
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = ansatz(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
+fn search_checkpoints_resume_across_single_and_cluster_runs() {
+    for (base, tag) in [(RANDOM, "random"), (EXHAUSTIVE, "exhaustive")] {
+        let dir = tmp(&format!("search-resume-{tag}"));
+        // A cluster resumes from a single run's checkpoint ...
+        let p0 = dir.join("p0");
+        let want = search_answer(run_ok(&with(base, &["--out", p0.to_str().unwrap()])));
+        let outs = cluster(base, 2, 1, &dir, &["--resume"]);
+        assert!(
+            outs[0].status.success(),
+            "{tag}: {}",
+            String::from_utf8_lossy(&outs[0].stderr)
+        );
+        let got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
+        assert!(
+            search_answer(got) == want,
+            "{tag}: resumed cluster answer differs"
+        );
+        // ... and a single run from a cluster's.
+        let c = dir.join("c");
+        std::fs::create_dir_all(&c).unwrap();
+        let outs = cluster(base, 2, 1, &c, &[]);
+        assert!(
+            outs[0].status.success(),
+            "{tag}: {}",
+            String::from_utf8_lossy(&outs[0].stderr)
+        );
+        let got = search_answer(run_ok(&with(
+            base,
+            &["--out", c.join("p0").to_str().unwrap(), "--resume"],
+        )));
+        assert!(
+            got == want,
+            "{tag}: single run resumed from a cluster differs"
+        );
+        // Without a checkpoint, --resume is bad input at process 0, before it waits for peers.
+        let hosts = dir.join("hosts");
+        std::fs::write(&hosts, free_hosts(2)).unwrap();
+        let e = dir.join("empty").display().to_string();
+        let h = hosts.display().to_string();
+        let more = ["--hosts", &h, "--process", "0", "--out", &e, "--resume"];
+        let outs = wait_all(vec![spawn(&with(base, &more))], Duration::from_secs(10));
+        assert_eq!(outs[0].status.code(), Some(2), "{tag}");
+        assert!(String::from_utf8_lossy(&outs[0].stderr).contains("checkpoint"));
+    }
+}

@@ -105,7 +105,17 @@ fn exhaustive_three_players_every_deal_ends_or_cycles() {
     };
     let (deals, work) = cfg.plan().unwrap();
     assert_eq!(deals, 5040 / 6);
-    let s = exhaustive_run::run::<()>(&cfg, &work, None, 3, &|_| {}, &mut |_, _| Ok(())).unwrap();
+    let s = exhaustive_run::run::<()>(
+        &cfg,
+        &work,
+        None,
+        3,
+        &|_| true,
+        true,
+        &|_| {},
+        &mut |_, _| Ok(()),
+    )
+    .unwrap();
     assert_eq!(s.deals, deals);
     assert_eq!(s.wins.len(), 3);
     assert_eq!(s.wins.iter().sum::<u64>() + s.cycles, deals);
@@ -141,12 +151,12 @@ fn random_results_do_not_depend_on_threads() {
 #[test]
 fn random_resume_after_a_stop_gives_the_same_result() {
     let cfg = config(40_000);
-    let full = random::run::<()>(&cfg, None, 2, &|_| {}, &mut |_, _| Ok(())).unwrap();
+    let full = random::run::<()>(&cfg, None, 2, &|_| true, &|_| {}, &mut |_, _| Ok(())).unwrap();
     let dir = std::env::temp_dir().join(format!("ansatz-resume-{}", std::process::id()));
     let path = dir.join("ck.json");
     // Stop (as a crash would) after the second checkpoint.
     let mut saves = 0;
-    let stopped = random::run(&cfg, None, 2, &|_| {}, &mut |done, s| {
+    let stopped = random::run(&cfg, None, 2, &|_| true, &|_| {}, &mut |done, s| {
         checkpoint::save(&path, "random", &cfg, done, s).unwrap();
         saves += 1;
         if saves == 2 { Err(()) } else { Ok(()) }
@@ -154,8 +164,15 @@ fn random_resume_after_a_stop_gives_the_same_result() {
     assert!(stopped.is_err());
     let (done, state) = checkpoint::load::<_, GameStats>(&path, "random", &cfg).unwrap();
     assert_eq!(done, 4);
-    let resumed =
-        random::run::<()>(&cfg, Some((done, state)), 2, &|_| {}, &mut |_, _| Ok(())).unwrap();
+    let resumed = random::run::<()>(
+        &cfg,
+        Some((done, state)),
+        2,
+        &|_| true,
+        &|_| {},
+        &mut |_, _| Ok(()),
+    )
+    .unwrap();
     assert_eq!(resumed, full);
     // Another search's checkpoint is refused.
     assert!(checkpoint::load::<_, GameStats>(&path, "random", &config(1)).is_err());

@@ -18,6 +18,8 @@ Examples:
   ansatz merge --out results shards/*.bin
   ansatz find-pieces --max-len 20 --shard 1/4 --out pieces/len20.bin   # writes pieces/len20.bin.shard-1-of-4
   ansatz merge pieces/len20.bin.shard-*-of-4                            # writes pieces/len20.bin
+  ansatz search exhaustive --deck 8-2J2Q2K --shard 0/2                  # and 1/2
+  ansatz merge results/exhaustive-8-2J2Q2K-2p.shard-*-of-2.bin --json
 
 Every shard 0..N of one run must be given exactly once; shards of different runs or commands,
 and truncated or foreign files, are refused (exit 2). The merged result files go to --out.")]
@@ -25,8 +27,8 @@ pub struct Args {
     /// Shard files written by `--shard I/N` runs.
     #[arg(required = true, value_name = "FILES")]
     files: Vec<PathBuf>,
-    /// Where the merged answer goes: the results directory of `assemble` (default results/), the
-    /// library file of `find-pieces` (default: the --out the shards were given).
+    /// Where the merged answer goes: the results directory of `assemble` and `search` (default
+    /// results/), the library file of `find-pieces` (default: the --out the shards were given).
     #[arg(long, value_name = "PATH")]
     out: Option<PathBuf>,
     /// Print one JSON object.
@@ -49,6 +51,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         "find-pieces" => {
             return super::find_pieces::merge_shards(&files, args.out.as_deref(), args.json);
+        }
+        "search-random" => {
+            super::search::merge_random(&files, args.out.as_deref(), args.json)?;
+        }
+        "search-exhaustive" => {
+            super::search::merge_exhaustive(&files, args.out.as_deref(), args.json)?;
         }
         other => {
             return Err(BadInput(format!(

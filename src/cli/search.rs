@@ -10,12 +10,16 @@ use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
 use super::bench::pool;
+use super::cluster::{DistArgs, Mode};
 use super::output::{BadInput, Out};
 use super::play::parse_deck;
 use super::progress;
 use crate::card::DeckSpec;
+use crate::dist::cluster::Cluster;
+use crate::dist::shard::{Shard, ShardFile};
 use crate::engine::multi::{self, MultiOutcome};
 use crate::engine::{self as engine, Outcome, reference};
+use crate::library::fnv1a;
 use crate::position::Position;
 use crate::search::checkpoint::{self, CheckpointError, write_atomic};
 use crate::search::exhaustive::ExhaustiveStats;
@@ -47,11 +51,16 @@ Examples:
   ansatz search random --players 4 --games 100000 --json
   ansatz search random --deck camicia --balanced-faces --top 5
   ansatz search random --games 100000000 --resume      # after Ctrl-C or kill -9
+  ansatz search random --games 100000000 --shard 0/4   # one task of a job array (0/4 .. 3/4)
+  ansatz merge results/random-36-4J4Q4K4A-2p-seed1.shard-*-of-4.bin
+  ansatz search random --games 100000000 --hosts hosts.txt --process 0 --workers 2
 
 Deal i under seed s is a pure function of (s, i); deals are played in fixed chunks of 4096, so
 the results are the same for any thread count. Found cycles, the longest games and a summary go
 to --out (default results/); a checkpoint there lets --resume finish an interrupted run with the
-same result. Means, medians and histograms count terminating games.")]
+same result. Means, medians and histograms count terminating games. --shard I/N plays the chunks c
+with c % N == I and writes a shard file for `ansatz merge` (no --plot); --hosts runs on a cluster
+(chunk c on worker c % workers; process 0 prints and keeps the checkpoint for --resume).")]
 pub struct RandomArgs {
     /// Number of deals to play.
     #[arg(long, default_value_t = 1_000_000)]
@@ -92,6 +101,8 @@ pub struct RandomArgs {
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+    #[command(flatten)]
+    dist: DistArgs,
 }
 
 /// Play every distinct deal of a small deck (hands split as equally as possible, player 1 first).
@@ -102,11 +113,15 @@ Examples:
   ansatz search exhaustive --deck 16-2J2Q2K2A --threads 2 --json
   ansatz search exhaustive --deck 3-1J1Q1K1A --players 3
   ansatz search exhaustive --deck 16-2J2Q2K2A --resume
+  ansatz search exhaustive --deck 16-2J2Q2K2A --shard 1/8   # then: ansatz merge results/*.shard-*-of-8.bin
+  ansatz search exhaustive --deck 16-2J2Q2K2A --hosts hosts.txt --process 0 --workers 2
 
 Two-player decks of up to 32 cards share the play of deals that agree on every card read so far
 (one game per subtree, weighted by the arrangements of the unread cards); --naive plays every
 deal separately (the checker). The result (with the command and version) and a checkpoint go to
---out (default results/); --resume finishes an interrupted run.")]
+--out (default results/); --resume finishes an interrupted run. --shard I/N runs the units u (tasks
+or rank ranges) with u % N == I and writes a shard file for `ansatz merge`; --hosts runs on a
+cluster (unit u on worker u % workers; process 0 prints and keeps the checkpoint for --resume).")]
 pub struct ExhaustiveArgs {
     /// Deck: counts like 6-2J2Q2K2A (standard and camicia are far too large to exhaust).
     #[arg(long, value_name = "SPEC")]
@@ -132,6 +147,8 @@ pub struct ExhaustiveArgs {
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+    #[command(flatten)]
+    dist: DistArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -191,6 +208,18 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
         .validate()
         .map_err(|e| BadInput(e.to_string()))?;
     }
+    // Distribution (`--shard`, `--hosts`): without those flags this is the single-process run.
+    let mode = a.dist.mode()?;
+    let shard = match &mode {
+        Mode::Shard(s) => Some(*s),
+        _ => None,
+    };
+    if shard.is_some() && a.plot.is_some() {
+        return Err(BadInput(
+            "--plot needs every deal: it cannot be drawn from one --shard (use a cluster run, or a single run)".into(),
+        )
+        .into());
+    }
     let pool = pool(a.threads)?;
     let name = format!(
         "random-{}-{}p{}-seed{}",
@@ -199,40 +228,78 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
         if a.balanced_faces { "-balanced" } else { "" },
         a.seed
     );
-    let ckpt = a.out.join(format!("{name}.checkpoint.json"));
-    let start = if a.resume {
-        Some(checkpoint::load::<_, GameStats>(&ckpt, "random", &cfg).map_err(checkpoint_error)?)
-    } else {
-        None
-    };
-    let resumed_games = start.as_ref().map_or(0, |(_, s)| s.games);
     let quiet = a.quiet || a.json;
-    let pb = progress::bar(a.games, "games", quiet);
-    pb.inc(resumed_games);
-    let began = Instant::now();
     let total_chunks = random::chunks(a.games);
-    let mut saver = Saver {
-        last: Instant::now(),
+    let began = Instant::now();
+    let (stats, resumed_games, threads) = if let Mode::Cluster(cluster) = &mode {
+        match random_cluster(
+            cluster,
+            &cfg,
+            &a.out.join(format!("{name}.checkpoint.json")),
+            a.resume,
+        )? {
+            None => return Ok(ExitCode::SUCCESS),
+            Some(s) => (s, 0, cluster.total_workers()),
+        }
+    } else {
+        // A shard keeps its own checkpoint, so each array task resumes alone.
+        let ckpt = a.out.join(match shard {
+            Some(s) => format!("{name}.{}.checkpoint.json", s.suffix()),
+            None => format!("{name}.checkpoint.json"),
+        });
+        let owns = |c: u64| shard.is_none_or(|s| s.owns(c));
+        let start = if a.resume {
+            Some(
+                checkpoint::load::<_, GameStats>(&ckpt, "random", &cfg)
+                    .map_err(checkpoint_error)?,
+            )
+        } else {
+            None
+        };
+        let resumed_games = start.as_ref().map_or(0, |(_, s)| s.games);
+        let games_of = |c: u64| (a.games - c * crate::bench::CHUNK).min(crate::bench::CHUNK);
+        let mine: u64 = (0..total_chunks).filter(|&c| owns(c)).map(games_of).sum();
+        let pb = progress::bar(mine, "games", quiet);
+        pb.inc(resumed_games);
+        let mut saver = Saver {
+            last: Instant::now(),
+        };
+        let batch = 16 * pool.current_num_threads() as u64;
+        let stats = pool.install(|| {
+            random::run(&cfg, start, batch, &owns, &|n| pb.inc(n), &mut |done, s| {
+                if saver.due(done == total_chunks) {
+                    checkpoint::save(&ckpt, "random", &cfg, done, s)
+                        .with_context(|| format!("writing checkpoint {}", ckpt.display()))
+                } else {
+                    Ok(())
+                }
+            })
+        })?;
+        pb.finish_and_clear();
+        (stats, resumed_games, pool.current_num_threads())
     };
-    let batch = 16 * pool.current_num_threads() as u64;
-    let stats = pool.install(|| {
-        random::run(&cfg, start, batch, &|n| pb.inc(n), &mut |done, s| {
-            if saver.due(done == total_chunks) {
-                checkpoint::save(&ckpt, "random", &cfg, done, s)
-                    .with_context(|| format!("writing checkpoint {}", ckpt.display()))
-            } else {
-                Ok(())
-            }
-        })
-    })?;
     let seconds = began.elapsed().as_secs_f64();
-    pb.finish_and_clear();
-    let threads = pool.current_num_threads();
-    let rate = (stats.games - resumed_games) as f64 / seconds.max(1e-9);
 
     // Every cycle is checked with the reference engine before it is reported.
     for c in &stats.cycles {
         verify_cycle(&cfg, c.index, &c.cycle_id)?;
+    }
+
+    if let Some(s) = shard {
+        return write_shard(
+            &a.out,
+            &name,
+            s,
+            "search-random",
+            &cfg,
+            &RandomContext {
+                cfg: cfg.clone(),
+                name: name.clone(),
+            },
+            &(stats.clone(), seconds, threads),
+            json!({"games": stats.games, "cycles": stats.cycles.len()}),
+            a.json,
+        );
     }
 
     let mut overlay = None;
@@ -268,19 +335,285 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
         let title = format!("Game lengths, deck {deck}, {} players", a.players);
         histogram_svg(path, &title, "cards played", &series)?;
     }
+    let rate = (stats.games - resumed_games) as f64 / seconds.max(1e-9);
+    report_random(&a.out, &name, &cfg, &stats, seconds, rate, threads, a.json)?;
+    Ok(ExitCode::SUCCESS)
+}
 
-    let v = random_json(&cfg, &stats, seconds, rate, threads);
-    write_random_results(&a.out, &name, &cfg, &stats, &v)?;
+/// What `ansatz merge` needs, besides the statistics, to write the single-run answer of a random
+/// search.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct RandomContext {
+    cfg: RandomConfig,
+    name: String,
+}
+
+fn encode<T: serde::Serialize>(v: &T) -> Vec<u8> {
+    bincode::serde::encode_to_vec(v, bincode::config::standard()).expect("records serialise")
+}
+
+fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T> {
+    Ok(
+        bincode::serde::decode_from_slice(bytes, bincode::config::standard())
+            .map_err(|_| BadInput(format!("shard file: unreadable {what}")))?
+            .0,
+    )
+}
+
+/// Writes a shard's file `DIR/NAME.shard-I-of-N.bin` and reports it (`summary` names its totals).
+#[allow(clippy::too_many_arguments)]
+fn write_shard<C: serde::Serialize, X: serde::Serialize, R: serde::Serialize>(
+    dir: &Path,
+    name: &str,
+    s: Shard,
+    command: &str,
+    cfg: &C,
+    context: &X,
+    records: &R,
+    mut summary: Value,
+    as_json: bool,
+) -> Result<ExitCode> {
+    let path = dir.join(format!("{name}.{}.bin", s.suffix()));
+    let file = ShardFile {
+        command: command.into(),
+        fingerprint: format!(
+            "{command} v1 {:016x}",
+            fnv1a(serde_json::to_string(cfg)?.as_bytes())
+        ),
+        shard: s,
+        context: encode(context),
+        records: encode(records),
+    };
+    file.write(&path)
+        .map_err(|e| anyhow::anyhow!(e.to_string()))?;
+    summary["shard"] = json!(s.to_string());
+    summary["file"] = json!(path.display().to_string());
     let mut out = Out::new();
-    if a.json {
+    if as_json {
+        out.json(&summary)?;
+    } else {
+        writeln!(
+            out,
+            "shard {s}: {} -> {}\nmerge every shard with: ansatz merge {}",
+            summary
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter(|(k, _)| *k != "shard" && *k != "file")
+                .map(|(k, v)| format!("{v} {k}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            path.display(),
+            dir.join(format!("{name}.shard-*-of-{}.bin", s.count))
+                .display()
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Merges the shard files of one `search random` run into its single-run answer (the same JSON and
+/// result files, in `out`, default results/).
+pub(super) fn merge_random(files: &[ShardFile], out: Option<&Path>, as_json: bool) -> Result<()> {
+    let ctx: RandomContext = decode(&files[0].context, "search random context")?;
+    let mut stats = GameStats::new(ctx.cfg.players, ctx.cfg.top).trimmed();
+    let (mut seconds, mut threads) = (0.0, 0);
+    for f in files {
+        let (s, secs, th): (GameStats, f64, usize) = decode(&f.records, "search random records")?;
+        stats.merge(&s);
+        seconds += secs;
+        threads += th;
+    }
+    anyhow::ensure!(
+        stats.games == ctx.cfg.games,
+        "internal error: the shards hold {} games of {}",
+        stats.games,
+        ctx.cfg.games
+    );
+    for c in &stats.cycles {
+        verify_cycle(&ctx.cfg, c.index, &c.cycle_id)?;
+    }
+    let rate = stats.games as f64 / f64::max(seconds, 1e-9);
+    let dir = out.map_or_else(|| PathBuf::from("results"), Path::to_path_buf);
+    report_random(
+        &dir, &ctx.name, &ctx.cfg, &stats, seconds, rate, threads, as_json,
+    )
+}
+
+/// The cluster run of a random search: chunk `c` runs on global worker `c % workers`, in lockstep
+/// batches whose statistics gather at process 0, which saves the single run's checkpoint after
+/// them (so `--resume` works across single and cluster runs). Returns the statistics at process 0,
+/// `None` elsewhere.
+fn random_cluster(
+    cluster: &Cluster,
+    cfg: &RandomConfig,
+    ckpt: &Path,
+    resume: bool,
+) -> Result<Option<GameStats>> {
+    let lead = cluster.process == 0;
+    let start = if resume && lead {
+        Some(checkpoint::load::<_, GameStats>(ckpt, "random", cfg).map_err(checkpoint_error)?)
+    } else {
+        None
+    };
+    let connection = cluster.connect().map_err(|e| BadInput(e.to_string()))?;
+    let job = fnv1a(
+        format!(
+            "search random {} workers={}",
+            serde_json::to_string(cfg)?,
+            cluster.workers
+        )
+        .as_bytes(),
+    );
+    let total = random::chunks(cfg.games);
+    let start = start.unwrap_or_else(|| (0, GameStats::new(cfg.players, cfg.top).trimmed()));
+    let (c1, c2, c3) = (
+        std::sync::Arc::new(cfg.clone()),
+        std::sync::Arc::new(cfg.clone()),
+        cfg.clone(),
+    );
+    let ckpt = ckpt.to_path_buf();
+    let mut saver = Saver {
+        last: Instant::now(),
+    };
+    lockstep(
+        cluster,
+        connection,
+        job,
+        start,
+        total,
+        16,
+        std::sync::Arc::new(move |c: u64| {
+            let mut s = GameStats::new(c1.players, c1.top);
+            let lo = c * crate::bench::CHUNK;
+            let hi = (lo + crate::bench::CHUNK).min(c1.games);
+            random::play_range(&c1, lo, hi, &mut s, &mut random::Scratch::default());
+            s.trimmed()
+        }),
+        std::sync::Arc::new(move || GameStats::new(c2.players, c2.top).trimmed()),
+        |a: &mut GameStats, b: GameStats| a.merge(&b),
+        Box::new(move |done, s: &GameStats| {
+            if saver.due(done == total) {
+                checkpoint::save(&ckpt, "random", &c3, done, s)
+                    .with_context(|| format!("writing checkpoint {}", ckpt.display()))
+            } else {
+                Ok(())
+            }
+        }),
+    )
+}
+
+/// Process 0's checkpoint writer of a lockstep cluster run: `(units_done, &state)`.
+type SaveFn<S> = Box<dyn FnMut(u64, &S) -> Result<()> + Send>;
+
+/// A cluster run in lockstep batches: worker 0 (process 0) holds `start` (units done, state) and
+/// tells every worker where to begin; each batch of `per_worker` units per worker runs unit `u` on
+/// global worker `u % workers`, the workers' partial states gather at worker 0, which merges them
+/// and calls `save(units_done, &state)`. Returns the state at process 0, `None` elsewhere.
+#[allow(clippy::too_many_arguments)]
+fn lockstep<S>(
+    cluster: &Cluster,
+    connection: crate::dist::cluster::Connection,
+    job: u64,
+    start: (u64, S),
+    total: u64,
+    per_worker: u64,
+    play: std::sync::Arc<dyn Fn(u64) -> S + Send + Sync>,
+    empty: std::sync::Arc<dyn Fn() -> S + Send + Sync>,
+    merge: fn(&mut S, S),
+    save: SaveFn<S>,
+) -> Result<Option<S>>
+where
+    S: timely::ExchangeData + Clone + Send + 'static,
+{
+    use crate::dist::cluster::{position, round, round_collect, same_job};
+    use std::sync::Mutex;
+    let start = Mutex::new(Some(start));
+    let save = Mutex::new(save);
+    let results = cluster
+        .execute(connection, move |w| {
+            if !same_job(w, job) {
+                return Err(());
+            }
+            let (me, peers) = position(w);
+            let mut state = if me == 0 {
+                start.lock().unwrap().take()
+            } else {
+                None
+            };
+            // Round 1: worker 0 tells every worker how many units are done.
+            let seed: Vec<(u64, u64)> = match &state {
+                Some((done, _)) => (0..peers as u64).map(|t| (t, *done)).collect(),
+                None => Vec::new(),
+            };
+            let mut done = round_collect(w, seed, |x| x.0).pop().map_or(0, |x| x.1);
+            let mut failure: Option<String> = None;
+            while done < total {
+                let to = (done + per_worker.max(1) * peers as u64).min(total);
+                let mut mine = empty();
+                for u in (done..to).filter(|u| u % peers as u64 == me as u64) {
+                    merge(&mut mine, play(u));
+                }
+                round(w, std::iter::once(mine), |_| 0, &mut |s: S| {
+                    if let Some((_, st)) = &mut state {
+                        merge(st, s);
+                    }
+                });
+                done = to;
+                if let Some((_, st)) = &state
+                    && failure.is_none()
+                    && let Err(e) = (save.lock().unwrap())(done, st)
+                {
+                    failure = Some(format!("{e:#}"));
+                }
+            }
+            Ok(match (state, failure) {
+                (None, _) => None,
+                (Some(_), Some(e)) => Some(Err(e)),
+                (Some((_, st)), None) => Some(Ok(st)),
+            })
+        })
+        .map_err(|e| BadInput(e.to_string()))?;
+    match gathered(results)? {
+        None => Ok(None),
+        Some(r) => r.map(Some).map_err(|e| anyhow::anyhow!(e)),
+    }
+}
+
+/// The result at process 0 of a cluster run's workers (`None` on the other processes).
+fn gathered<T>(results: Vec<Result<Option<T>, ()>>) -> Result<Option<T>> {
+    let results: Vec<Option<T>> = results.into_iter().collect::<Result<_, ()>>().map_err(|_| {
+        BadInput(
+            "the cluster's processes run different jobs: start every process with the same command, arguments and --workers (only --process differs)".into(),
+        )
+    })?;
+    Ok(results.into_iter().flatten().next())
+}
+
+/// The answer of a random search: the JSON or text on stdout, the result files in `dir`.
+#[allow(clippy::too_many_arguments)]
+fn report_random(
+    dir: &Path,
+    name: &str,
+    cfg: &RandomConfig,
+    stats: &GameStats,
+    seconds: f64,
+    rate: f64,
+    threads: usize,
+    as_json: bool,
+) -> Result<()> {
+    let deck = cfg.deck;
+    let v = random_json(cfg, stats, seconds, rate, threads);
+    write_random_results(dir, name, cfg, stats, &v)?;
+    let mut out = Out::new();
+    if as_json {
         out.json(&v)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(());
     }
     writeln!(
         out,
         "deck              {deck}, {} players{}",
-        a.players,
-        if a.balanced_faces {
+        cfg.players,
+        if cfg.balanced_faces {
             ", balanced faces"
         } else {
             ""
@@ -356,10 +689,10 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
     writeln!(
         out,
         "results           {}",
-        a.out.join(format!("{name}.jsonl")).display()
+        dir.join(format!("{name}.jsonl")).display()
     )?;
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// Sums of `hist` over bins of `width`, non-empty bins only.
@@ -512,55 +845,222 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
     };
     let began = Instant::now();
     let (deals, work) = cfg.plan().map_err(|e| BadInput(e.to_string()))?;
+    // Distribution (`--shard`, `--hosts`): without those flags this is the single-process run.
+    let mode = a.dist.mode()?;
+    let shard = match &mode {
+        Mode::Shard(s) => Some(*s),
+        _ => None,
+    };
     let pool = pool(a.threads)?;
-    let ckpt = a.out.join(format!(
-        "exhaustive-{}-{}p{}.checkpoint.json",
+    let stem = format!(
+        "exhaustive-{}-{}p{}",
         deck_tag(&deck),
         a.players,
         if a.naive { "-naive" } else { "" }
-    ));
-    let start = if a.resume {
+    );
+    let method = match work {
+        Work::Tasks(_) => "prefix-sharing",
+        Work::Ranks { .. } => "every deal",
+    };
+    let (stats, threads) = if let Mode::Cluster(cluster) = &mode {
+        match exhaustive_cluster(
+            cluster,
+            &cfg,
+            work,
+            &a.out.join(format!("{stem}.checkpoint.json")),
+            a.resume,
+        )? {
+            None => return Ok(ExitCode::SUCCESS),
+            Some(s) => (s, cluster.total_workers()),
+        }
+    } else {
+        // A shard keeps its own checkpoint, so each array task resumes alone.
+        let ckpt = a.out.join(match shard {
+            Some(s) => format!("{stem}.{}.checkpoint.json", s.suffix()),
+            None => format!("{stem}.checkpoint.json"),
+        });
+        let owns = |u: u64| shard.is_none_or(|s| s.owns(u));
+        let start = if a.resume {
+            Some(
+                checkpoint::load::<_, ExhaustiveStats>(&ckpt, "exhaustive", &cfg)
+                    .map_err(checkpoint_error)?,
+            )
+        } else {
+            None
+        };
+        let pb = progress::bar(
+            shard.map_or(deals, |s| deals / s.count as u64),
+            "deals",
+            a.quiet || a.json,
+        );
+        let total = work.units();
+        let mut saver = Saver {
+            last: Instant::now(),
+        };
+        let batch = 64 * pool.current_num_threads() as u64;
+        let head = shard.is_none_or(|s| s.index == 0);
+        let stats = pool.install(|| {
+            exhaustive_run::run(
+                &cfg,
+                &work,
+                start,
+                batch,
+                &owns,
+                head,
+                &|n| pb.inc(n),
+                &mut |done, s| {
+                    if saver.due(done == total) {
+                        checkpoint::save(&ckpt, "exhaustive", &cfg, done, s)
+                            .with_context(|| format!("writing checkpoint {}", ckpt.display()))
+                    } else {
+                        Ok(())
+                    }
+                },
+            )
+        })?;
+        pb.finish_and_clear();
+        (stats, pool.current_num_threads())
+    };
+    let seconds = began.elapsed().as_secs_f64();
+    let ctx = ExhaustiveContext {
+        players: a.players,
+        deck: deck.to_string(),
+        deals,
+        method: method.into(),
+    };
+    if let Some(s) = shard {
+        return write_shard(
+            &a.out,
+            &stem,
+            s,
+            "search-exhaustive",
+            &cfg,
+            &ctx,
+            &(stats.clone(), seconds, threads),
+            json!({"deals": stats.deals, "cycles": stats.cycles}),
+            a.json,
+        );
+    }
+    report_exhaustive(&a.out, &ctx, &stats, seconds, threads, a.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What `ansatz merge` needs, besides the statistics, to write the single-run answer of an
+/// exhaustive search.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct ExhaustiveContext {
+    players: usize,
+    deck: String,
+    deals: u64,
+    method: String,
+}
+
+/// Merges the shard files of one `search exhaustive` run into its single-run answer (the same
+/// JSON and result file, in `out`, default results/).
+pub(super) fn merge_exhaustive(
+    files: &[ShardFile],
+    out: Option<&Path>,
+    as_json: bool,
+) -> Result<()> {
+    let ctx: ExhaustiveContext = decode(&files[0].context, "search exhaustive context")?;
+    let mut stats = ExhaustiveStats::new(ctx.players);
+    let (mut seconds, mut threads) = (0.0, 0);
+    for f in files {
+        let (s, secs, th): (ExhaustiveStats, f64, usize) =
+            decode(&f.records, "search exhaustive records")?;
+        stats.merge(s);
+        seconds += secs;
+        threads += th;
+    }
+    let dir = out.map_or_else(|| PathBuf::from("results"), Path::to_path_buf);
+    report_exhaustive(&dir, &ctx, &stats, seconds, threads, as_json)
+}
+
+/// The cluster run of an exhaustive search: unit `u` runs on global worker `u % workers`, in
+/// lockstep batches whose statistics gather at process 0, which saves the single run's checkpoint
+/// after them. Returns the statistics at process 0, `None` elsewhere.
+fn exhaustive_cluster(
+    cluster: &Cluster,
+    cfg: &ExhaustiveConfig,
+    work: Work,
+    ckpt: &Path,
+    resume: bool,
+) -> Result<Option<ExhaustiveStats>> {
+    let lead = cluster.process == 0;
+    let start = if resume && lead {
         Some(
-            checkpoint::load::<_, ExhaustiveStats>(&ckpt, "exhaustive", &cfg)
+            checkpoint::load::<_, ExhaustiveStats>(ckpt, "exhaustive", cfg)
                 .map_err(checkpoint_error)?,
         )
     } else {
         None
     };
-    let pb = progress::bar(deals, "deals", a.quiet || a.json);
+    let connection = cluster.connect().map_err(|e| BadInput(e.to_string()))?;
+    let job = fnv1a(
+        format!(
+            "search exhaustive {} workers={}",
+            serde_json::to_string(cfg)?,
+            cluster.workers
+        )
+        .as_bytes(),
+    );
     let total = work.units();
+    let start = start.unwrap_or_else(|| {
+        let head = match &work {
+            Work::Tasks(p) => p.head.clone(),
+            Work::Ranks { .. } => ExhaustiveStats::new(cfg.players),
+        };
+        (0, head)
+    });
+    let work = std::sync::Arc::new(work);
+    let (c1, players, c3) = (std::sync::Arc::new(cfg.clone()), cfg.players, cfg.clone());
+    let ckpt = ckpt.to_path_buf();
     let mut saver = Saver {
         last: Instant::now(),
     };
-    let batch = 64 * pool.current_num_threads() as u64;
-    let stats = pool.install(|| {
-        exhaustive_run::run(&cfg, &work, start, batch, &|n| pb.inc(n), &mut |done, s| {
+    lockstep(
+        cluster,
+        connection,
+        job,
+        start,
+        total,
+        64,
+        std::sync::Arc::new(move |u: u64| work.run_units(&c1, u, u + 1, &|_| true, &|_| {})),
+        std::sync::Arc::new(move || ExhaustiveStats::new(players)),
+        |a: &mut ExhaustiveStats, b: ExhaustiveStats| a.merge(b),
+        Box::new(move |done, s: &ExhaustiveStats| {
             if saver.due(done == total) {
-                checkpoint::save(&ckpt, "exhaustive", &cfg, done, s)
+                checkpoint::save(&ckpt, "exhaustive", &c3, done, s)
                     .with_context(|| format!("writing checkpoint {}", ckpt.display()))
             } else {
                 Ok(())
             }
-        })
-    })?;
-    pb.finish_and_clear();
-    let seconds = began.elapsed().as_secs_f64();
+        }),
+    )
+}
+
+/// The answer of an exhaustive search: the JSON or text on stdout, the result file in `dir`.
+fn report_exhaustive(
+    dir: &Path,
+    ctx: &ExhaustiveContext,
+    stats: &ExhaustiveStats,
+    seconds: f64,
+    threads: usize,
+    as_json: bool,
+) -> Result<()> {
+    let (deals, method, deck) = (ctx.deals, ctx.method.as_str(), ctx.deck.as_str());
     anyhow::ensure!(
         stats.deals == deals,
         "internal error: counted {} deals of {deals}",
         stats.deals
     );
     let longest = stats.longest.as_ref().map(|l| {
-        let pos = engine::multi::MultiPosition::deal(&l.deal, a.players);
+        let pos = engine::multi::MultiPosition::deal(&l.deal, ctx.players);
         json!({"position": pos.to_string(), "cards": l.cards, "tricks": l.tricks})
     });
-    let method = match work {
-        Work::Tasks(_) => "prefix-sharing",
-        Work::Ranks { .. } => "every deal",
-    };
     let v = json!({
-        "deck": deck.to_string(),
-        "players": a.players,
+        "deck": deck,
+        "players": ctx.players,
         "deals": stats.deals,
         "cycles": stats.cycles,
         "first_player_wins": stats.wins[0],
@@ -569,28 +1069,24 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
         "distinct_cycles": stats.distinct_cycles.iter().map(|(id, c)| json!({"cycle_id": id, "period": c.period, "deals": c.deals})).collect::<Value>(),
         "longest": longest,
         "seconds": seconds,
-        "threads": pool.current_num_threads(),
+        "threads": threads,
         "method": method,
     });
     let mut record = v.clone();
     record["command"] = json!(command_line());
     record["version"] = json!(env!("CARGO_PKG_VERSION"));
-    let result = a.out.join(format!(
-        "exhaustive-{}-{}p.json",
-        deck_tag(&deck),
-        a.players
-    ));
+    let result = dir.join(format!("exhaustive-{deck}-{}p.json", ctx.players));
     write_atomic(&result, format!("{record}\n").as_bytes())
         .with_context(|| format!("writing {}", result.display()))?;
     let mut out = Out::new();
-    if a.json {
+    if as_json {
         out.json(&v)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(());
     }
     writeln!(
         out,
         "deck              {deck}, {} players ({method})",
-        a.players
+        ctx.players
     )?;
     writeln!(out, "deals             {}", stats.deals)?;
     writeln!(
@@ -614,12 +1110,8 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
     for (id, c) in &stats.distinct_cycles {
         writeln!(out, "  cycle {id}  period {}  deals {}", c.period, c.deals)?;
     }
-    writeln!(
-        out,
-        "seconds           {seconds:.2} ({} threads)",
-        pool.current_num_threads()
-    )?;
+    writeln!(out, "seconds           {seconds:.2} ({threads} threads)")?;
     writeln!(out, "results           {}", result.display())?;
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

@@ -80,6 +80,7 @@ impl Work {
         cfg: &ExhaustiveConfig,
         from: u64,
         to: u64,
+        owns: &(dyn Fn(u64) -> bool + Sync),
         progress: &(dyn Fn(u64) + Sync),
     ) -> ExhaustiveStats {
         let one = |u: u64| -> ExhaustiveStats {
@@ -94,23 +95,32 @@ impl Work {
             progress(s.deals);
             s
         };
-        (from..to).into_par_iter().map(one).reduce(
-            || ExhaustiveStats::new(cfg.players),
-            |mut a, b| {
-                a.merge(b);
-                a
-            },
-        )
+        (from..to)
+            .into_par_iter()
+            .filter(|&u| owns(u))
+            .map(one)
+            .reduce(
+                || ExhaustiveStats::new(cfg.players),
+                |mut a, b| {
+                    a.merge(b);
+                    a
+                },
+            )
     }
 }
 
 /// The whole search in batches of `batch` units; after each, `checkpoint(units_done, &stats)`.
-/// `start` resumes from a saved state (which already holds the planning phase's counts).
+/// `start` resumes from a saved state (which already holds the planning phase's counts). Only the
+/// units `u` with `owns(u)` run; the planning phase's counts join only when `head` is set (so a
+/// split run counts them once).
+#[allow(clippy::too_many_arguments)]
 pub fn run<E>(
     cfg: &ExhaustiveConfig,
     work: &Work,
     start: Option<(u64, ExhaustiveStats)>,
     batch: u64,
+    owns: &(dyn Fn(u64) -> bool + Sync),
+    head: bool,
     progress: &(dyn Fn(u64) + Sync),
     checkpoint: &mut dyn FnMut(u64, &ExhaustiveStats) -> Result<(), E>,
 ) -> Result<ExhaustiveStats, E> {
@@ -118,7 +128,8 @@ pub fn run<E>(
         Some(s) => s,
         None => {
             let head = match work {
-                Work::Tasks(p) => p.head.clone(),
+                Work::Tasks(p) if head => p.head.clone(),
+                Work::Tasks(_) => ExhaustiveStats::new(cfg.players),
                 Work::Ranks { .. } => ExhaustiveStats::new(cfg.players),
             };
             (0, head)
@@ -128,7 +139,7 @@ pub fn run<E>(
     let total = work.units();
     while done < total {
         let to = (done + batch.max(1)).min(total);
-        stats.merge(work.run_units(cfg, done, to, progress));
+        stats.merge(work.run_units(cfg, done, to, owns, progress));
         done = to;
         checkpoint(done, &stats)?;
     }

@@ -204,8 +204,20 @@ pub fn play_chunks(
     to: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> GameStats {
+    play_chunks_where(cfg, from, to, &|_| true, progress)
+}
+
+/// Like [`play_chunks`], but only the chunks `c` with `owns(c)` (a shard's or a worker's share).
+pub fn play_chunks_where(
+    cfg: &RandomConfig,
+    from: u64,
+    to: u64,
+    owns: &(dyn Fn(u64) -> bool + Sync),
+    progress: &(dyn Fn(u64) + Sync),
+) -> GameStats {
     (from..to)
         .into_par_iter()
+        .filter(|&c| owns(c))
         .fold(
             || (GameStats::new(cfg.players, cfg.top), Scratch::default()),
             |(mut stats, mut scratch), chunk| {
@@ -228,11 +240,13 @@ pub fn play_chunks(
 }
 
 /// A whole run in batches of chunks: after each batch, `checkpoint(chunks_done, &stats)` may save
-/// the state (an error stops the run). `start` resumes from a saved state.
+/// the state (an error stops the run). `start` resumes from a saved state. Only the chunks `c`
+/// with `owns(c)` are played (every chunk for a whole run); `chunks_done` still counts them all.
 pub fn run<E>(
     cfg: &RandomConfig,
     start: Option<(u64, GameStats)>,
     batch_chunks: u64,
+    owns: &(dyn Fn(u64) -> bool + Sync),
     progress: &(dyn Fn(u64) + Sync),
     checkpoint: &mut dyn FnMut(u64, &GameStats) -> Result<(), E>,
 ) -> Result<GameStats, E> {
@@ -241,7 +255,7 @@ pub fn run<E>(
         start.unwrap_or_else(|| (0, GameStats::new(cfg.players, cfg.top).trimmed()));
     while done < total {
         let to = (done + batch_chunks.max(1)).min(total);
-        stats.merge(&play_chunks(cfg, done, to, progress));
+        stats.merge(&play_chunks_where(cfg, done, to, owns, progress));
         done = to;
         checkpoint(done, &stats)?;
     }
