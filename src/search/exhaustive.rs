@@ -222,14 +222,28 @@ fn nibble(h: Packed, i: u32) -> Card {
     ((h >> (4 * i)) & NIBBLE) as Card
 }
 
-/// A node of the prefix-sharing search: the game at a trick boundary, with the original cards not
-/// read yet marked [`UNKNOWN`]. Unread cards are always the top of a hand's original cards, so
-/// they sit together at the top of the hand, and cards won are appended below them.
+/// A node of the prefix-sharing search: the game, possibly in the middle of a trick, with the
+/// original cards not read yet marked [`UNKNOWN`]. Unread cards are always the top of a hand's
+/// original cards, so they sit together at the top of the hand, and cards won are appended below
+/// them. A node that needs an unread card stops *at* it, with every card before it played: the
+/// unread card is then the top of `hands[next]`, and the children go on from there without
+/// replaying the start of the trick.
 #[derive(Clone, Copy)]
 pub struct Node {
     hands: [Packed; 2],
+    /// The cards of the trick in progress, packed like a hand (first card played lowest).
+    pile: Packed,
+    /// The deal in deal order, packed like a hand; [`UNKNOWN`] where not fixed.
+    deal: Packed,
     len: [u8; 2],
-    to_move: u8,
+    /// Cards on the pile.
+    n: u8,
+    /// The player to play next: at a trick boundary, the player to move.
+    next: u8,
+    /// What `next` still owes; 0 in the lead phase (before the trick's first penalty card).
+    debt: u8,
+    /// Kinds with cards not fixed yet.
+    kinds_left: u8,
     /// Cards of each kind not fixed yet.
     remaining: [u8; KINDS],
     /// Original cards of each player fixed so far (read in order).
@@ -238,21 +252,14 @@ pub struct Node {
     weight_index: u32,
     tricks: u64,
     cards: u64,
-    /// The deal in deal order, packed like a hand; [`UNKNOWN`] where not fixed.
-    deal: Packed,
 }
 
 /// What one trick of a node did.
 enum Sim {
-    /// `player` must play the unread card `depth` cards below the top of their hand at the start of
-    /// the trick.
-    Unknown {
-        player: usize,
-        depth: u32,
-    },
-    Next {
-        cards: u32,
-    },
+    /// `node.next` must play the unread card on top of their hand.
+    Unknown,
+    Next,
+    /// The game is over; `cards` counts the last trick's cards (0 when it ended at a boundary).
     End {
         winner: u8,
         cards: u32,
@@ -260,60 +267,69 @@ enum Sim {
 }
 
 impl Node {
-    /// One trick, the rules of `engine::fast` with a stop at the first unread card (`FIXED`: the
-    /// node has none, and the check is compiled out).
+    /// Plays on to the end of the current trick, the rules of `engine::fast`, stopping at the
+    /// first unread card (`FIXED`: the node has none, and the check is compiled out).
     ///
     /// Whole runs of cards are played at once: before the first penalty card only number cards are
     /// played, alternately, so the lead phase ends at the earlier of the two hands' first non-zero
     /// cards; a payment is a contiguous run of one hand that ends at its first non-zero card or
     /// when the debt is paid. Each is found with a bit scan, so a trick costs a few unpredictable
-    /// branches instead of one per card. On `Unknown` the node may be left mid-trick: the caller
-    /// restores it.
+    /// branches instead of one per card. Number cards are 0, so putting them on the pile is only
+    /// a matter of counting them. An unread card is non-zero, so the scans stop at it too.
     #[inline(always)]
     fn trick<const FIXED: bool>(&mut self) -> Sim {
-        if self.len[0] == 0 || self.len[1] == 0 {
-            let winner = u8::from(self.len[1] > 0);
-            return Sim::End { winner, cards: 0 };
-        }
-        let start_len = self.len;
-        let p = self.to_move as usize;
-        let q = p ^ 1;
-        let (lp, lq) = (self.len[p] as u32, self.len[q] as u32);
-        // Lead phase: p plays at steps 0, 2, 4..., q at steps 1, 3, 5...; the phase stops at the
-        // first non-zero card, or when a player must play and has no card.
-        let zp = first_nonzero(self.hands[p]);
-        let zq = first_nonzero(self.hands[q]);
-        let stop_p = if zp < lp { 2 * zp } else { 2 * lp };
-        let stop_q = if zq < lq { 2 * zq + 1 } else { 2 * lq + 1 };
-        let step = stop_p.min(stop_q);
-        let (x, idx) = if step == stop_p {
-            (p, step / 2)
-        } else {
-            (q, step / 2)
-        };
-        if idx >= self.len[x] as u32 {
-            return Sim::End {
-                winner: (x ^ 1) as u8,
-                cards: step,
+        let mut n = self.n as u32;
+        let mut payer = self.next as usize;
+        let mut debt = self.debt as u32;
+        if debt == 0 {
+            if n == 0 && (self.len[0] == 0 || self.len[1] == 0) {
+                let winner = u8::from(self.len[1] > 0);
+                return Sim::End { winner, cards: 0 };
+            }
+            let p = payer;
+            let q = p ^ 1;
+            let (lp, lq) = (self.len[p] as u32, self.len[q] as u32);
+            // Lead phase: p plays at steps 0, 2, 4..., q at steps 1, 3, 5...; it stops at the
+            // first non-zero card, or when a player must play and has no card.
+            let zp = first_nonzero(self.hands[p]);
+            let zq = first_nonzero(self.hands[q]);
+            let stop_p = if zp < lp { 2 * zp } else { 2 * lp };
+            let stop_q = if zq < lq { 2 * zq + 1 } else { 2 * lq + 1 };
+            let step = stop_p.min(stop_q);
+            let (x, idx) = if step == stop_p {
+                (p, step / 2)
+            } else {
+                (q, step / 2)
             };
+            if idx >= self.len[x] as u32 {
+                return Sim::End {
+                    winner: (x ^ 1) as u8,
+                    cards: n + step,
+                };
+            }
+            let c = nibble(self.hands[x], idx);
+            // p played the even steps before `step`, q the odd ones.
+            let (bp, bq) = (step.div_ceil(2), step / 2);
+            if !FIXED && c == UNKNOWN {
+                self.hands[p] = shr(self.hands[p], bp);
+                self.hands[q] = shr(self.hands[q], bq);
+                self.len[p] -= bp as u8;
+                self.len[q] -= bq as u8;
+                self.n = (n + step) as u8;
+                self.next = x as u8;
+                return Sim::Unknown;
+            }
+            let (ap, aq) = if x == p { (bp + 1, bq) } else { (bp, bq + 1) };
+            self.hands[p] = shr(self.hands[p], ap);
+            self.hands[q] = shr(self.hands[q], aq);
+            self.len[p] -= ap as u8;
+            self.len[q] -= aq as u8;
+            self.pile |= (c as Packed) << (4 * (n + step));
+            n += step + 1;
+            payer = x ^ 1;
+            debt = c as u32;
         }
-        let c = nibble(self.hands[x], idx);
-        if !FIXED && c == UNKNOWN {
-            return Sim::Unknown {
-                player: x,
-                depth: idx,
-            };
-        }
-        let (ap, aq) = (step / 2 + 1, step.div_ceil(2));
-        self.hands[p] = shr(self.hands[p], ap);
-        self.hands[q] = shr(self.hands[q], aq);
-        self.len[p] -= ap as u8;
-        self.len[q] -= aq as u8;
-        let mut pile: Packed = (c as Packed) << (4 * step);
-        let mut n = step + 1;
         // Payment: `payer` owes `debt`; a penalty card hands a new debt back.
-        let mut payer = x ^ 1;
-        let mut debt = c as u32;
         loop {
             let h = self.hands[payer];
             let l = self.len[payer] as u32;
@@ -321,13 +337,14 @@ impl Node {
             if z < debt && z < l {
                 let c = nibble(h, z);
                 if !FIXED && c == UNKNOWN {
-                    // The depth counts from the top of the hand at the start of the trick.
-                    return Sim::Unknown {
-                        player: payer,
-                        depth: (start_len[payer] - self.len[payer]) as u32 + z,
-                    };
+                    self.hands[payer] = shr(h, z);
+                    self.len[payer] -= z as u8;
+                    self.n = (n + z) as u8;
+                    self.next = payer as u8;
+                    self.debt = (debt - z) as u8;
+                    return Sim::Unknown;
                 }
-                pile |= (h & low_mask(z + 1)) << (4 * n);
+                self.pile |= (h & low_mask(z + 1)) << (4 * n);
                 n += z + 1;
                 self.hands[payer] = shr(h, z + 1);
                 self.len[payer] -= (z + 1) as u8;
@@ -339,7 +356,7 @@ impl Node {
                     cards: n + l,
                 };
             } else {
-                pile |= (h & low_mask(debt)) << (4 * n);
+                self.pile |= (h & low_mask(debt)) << (4 * n);
                 n += debt;
                 self.hands[payer] = shr(h, debt);
                 self.len[payer] -= debt as u8;
@@ -348,16 +365,21 @@ impl Node {
         }
         let w = payer ^ 1;
         // len[w] + n <= MAX_CARDS and n >= 1, so the shift stays below 128.
-        self.hands[w] |= pile << (4 * self.len[w] as u32);
+        self.hands[w] |= self.pile << (4 * self.len[w] as u32);
         self.len[w] += n as u8;
-        self.to_move = w as u8;
+        self.pile = 0;
+        self.n = 0;
+        self.debt = 0;
+        self.next = w as u8;
+        self.tricks += 1;
+        self.cards += n as u64;
         if self.len[payer] == 0 {
             return Sim::End {
                 winner: w as u8,
-                cards: n,
+                cards: 0,
             };
         }
-        Sim::Next { cards: n }
+        Sim::Next
     }
 
     fn hand(&self, p: usize) -> Vec<Card> {
@@ -402,14 +424,18 @@ fn root(deck: &DeckSpec) -> (Ctx, Node) {
     }
     let node = Node {
         hands: [all_unknown(h1), all_unknown(n - h1)],
+        pile: 0,
+        deal: all_unknown(n),
         len: [h1 as u8, (n - h1) as u8],
-        to_move: 0,
+        n: 0,
+        next: 0,
+        debt: 0,
+        kinds_left: deck.counts.iter().filter(|&&c| c > 0).count() as u8,
         remaining: deck.counts.map(|c| c as u8),
         read: [0; 2],
         weight_index: (0..KINDS).map(|k| deck.counts[k] * stride[k]).sum(),
         tricks: 0,
         cards: 0,
-        deal: all_unknown(n),
     };
     let weight = (0..size)
         .map(|i| {
@@ -427,53 +453,37 @@ fn root(deck: &DeckSpec) -> (Ctx, Node) {
     (ctx, node)
 }
 
-/// What [`advance`] left to do.
-enum Advance {
-    /// The subtree is counted.
-    Done,
-    /// The game needs the unread card of `player` at `depth` (see [`Sim::Unknown`]).
-    Branch { player: usize, depth: u32 },
-}
-
 /// Tricks a fully fixed game plays in place before the exact cycle engine takes over: more than
 /// almost every terminating game of a small deck needs, so Brent's bookkeeping is rarely paid.
 const IN_PLACE_TRICKS: u64 = 1000;
 
-/// Plays `node` forward until it must branch or its whole subtree is counted into `stats`.
+/// Plays `node` forward until it needs an unread card (true: the caller branches on it) or its
+/// whole subtree is counted into `stats` (false).
 #[inline]
-fn advance(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats) -> Advance {
-    let kinds_left = node.remaining.iter().filter(|&&c| c > 0).count();
-    if kinds_left == 1 {
-        // Every unread card is now determined: fix them all.
-        fill_unknowns(ctx, node);
-    }
-    if kinds_left <= 1 {
+fn advance(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats) -> bool {
+    if node.kinds_left <= 1 {
+        if node.kinds_left == 1 {
+            // Every unread card is now determined: fix them all.
+            fill_unknowns(ctx, node);
+        }
         play_fixed(ctx, node, stats);
-        return Advance::Done;
+        return false;
     }
     loop {
-        // A trick that stops at an unread card has only popped cards (the pile is taken at its
-        // end), so restoring the hands, lengths and mover undoes it.
-        let saved = (node.hands, node.len, node.to_move);
         match node.trick::<false>() {
-            Sim::Unknown { player, depth } => {
-                (node.hands, node.len, node.to_move) = saved;
-                return Advance::Branch { player, depth };
-            }
-            Sim::Next { cards } => {
-                node.tricks += 1;
-                node.cards += cards as u64;
-            }
+            Sim::Unknown => return true,
+            Sim::Next => {}
             Sim::End { winner, cards } => {
                 let weight = ctx.weight[node.weight_index as usize];
                 record_end(ctx, node, stats, weight, winner, cards);
-                return Advance::Done;
+                return false;
             }
         }
     }
 }
 
-/// Counts a game that ended in a trick of `cards` cards, for the `weight` deals of its subtree.
+/// Counts a game that ended with a last (unfinished) trick of `cards` cards, for the `weight`
+/// deals of its subtree.
 #[inline]
 fn record_end(
     ctx: &Ctx,
@@ -503,24 +513,23 @@ fn play_fixed(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats) {
     let limit = node.tricks + IN_PLACE_TRICKS;
     while node.tricks < limit {
         match node.trick::<true>() {
-            Sim::Next { cards } => {
-                node.tricks += 1;
-                node.cards += cards as u64;
-            }
+            Sim::Next => {}
             Sim::End { winner, cards } => return record_end(ctx, node, stats, 1, winner, cards),
-            Sim::Unknown { .. } => unreachable!("every card is fixed"),
+            Sim::Unknown => unreachable!("every card is fixed"),
         }
     }
     finish(ctx, node, stats);
 }
 
-/// The child of `node` in which the unread card of `player` at `depth` is `kind`.
+/// The child of `node` in which the unread card on top of `node.next`'s hand is `kind`.
 #[inline(always)]
-fn child(ctx: &Ctx, node: &Node, player: usize, depth: u32, kind: usize) -> Node {
+fn child(ctx: &Ctx, node: &Node, kind: usize) -> Node {
     let mut c = *node;
+    let player = node.next as usize;
     // The unread card is UNKNOWN (all ones): xor with UNKNOWN ^ kind writes `kind`.
-    c.hands[player] ^= ((UNKNOWN as Packed) ^ kind as Packed) << (4 * depth);
+    c.hands[player] ^= (UNKNOWN as Packed) ^ kind as Packed;
     c.remaining[kind] -= 1;
+    c.kinds_left -= u8::from(c.remaining[kind] == 0);
     c.weight_index -= ctx.stride[kind];
     let at = ctx.offset[player] + c.read[player] as u32;
     c.deal ^= ((UNKNOWN as Packed) ^ kind as Packed) << (4 * at);
@@ -545,6 +554,7 @@ fn fill_unknowns(ctx: &Ctx, node: &mut Node) {
     }
     node.deal = fill(node.deal, ctx.n as u32, kind);
     node.remaining = [0; KINDS];
+    node.kinds_left = 0;
     node.weight_index = 0;
 }
 
@@ -570,7 +580,8 @@ fn smallest_completion(ctx: &Ctx, node: &Node) -> Vec<Card> {
 /// A node whose cards are all fixed and that has played [`IN_PLACE_TRICKS`] tricks without ending:
 /// the rest of its one deal is played by the exact cycle engine.
 fn finish(ctx: &Ctx, node: &Node, stats: &mut ExhaustiveStats) {
-    let state = Small::from_hands(&node.hand(0), &node.hand(1), node.to_move);
+    debug_assert!(node.n == 0 && node.debt == 0, "at a trick boundary");
+    let state = Small::from_hands(&node.hand(0), &node.hand(1), node.next);
     let deal: Vec<Card> = (0..ctx.n as u32).map(|i| nibble(node.deal, i)).collect();
     match play_state(&state) {
         Outcome::Terminates {
@@ -604,10 +615,10 @@ fn finish(ctx: &Ctx, node: &Node, stats: &mut ExhaustiveStats) {
 
 /// Counts the whole subtree of `node` into `stats`.
 fn explore(ctx: &Ctx, mut node: Node, stats: &mut ExhaustiveStats) {
-    if let Advance::Branch { player, depth } = advance(ctx, &mut node, stats) {
+    if advance(ctx, &mut node, stats) {
         for kind in 0..KINDS {
             if node.remaining[kind] > 0 {
-                explore(ctx, child(ctx, &node, player, depth, kind), stats);
+                explore(ctx, child(ctx, &node, kind), stats);
             }
         }
     }
@@ -627,10 +638,10 @@ fn split(
         tasks.push(node);
         return;
     }
-    if let Advance::Branch { player, depth } = advance(ctx, &mut node, stats) {
+    if advance(ctx, &mut node, stats) {
         for kind in 0..KINDS {
             if node.remaining[kind] > 0 {
-                let c = child(ctx, &node, player, depth, kind);
+                let c = child(ctx, &node, kind);
                 split(ctx, c, max_deals, tasks, stats);
             }
         }
@@ -705,20 +716,24 @@ mod tests {
             let pos = Position::new(cards[..split].to_vec(), cards[split..].to_vec(), to_move);
             let mut node = Node {
                 hands: [packed(&pos.hands[0]), packed(&pos.hands[1])],
+                pile: 0,
+                deal: 0,
                 len: [split as u8, (n - split) as u8],
-                to_move,
+                n: 0,
+                next: to_move,
+                debt: 0,
+                kinds_left: 0,
                 remaining: [0; KINDS],
                 read: [0; 2],
                 weight_index: 0,
                 tricks: 0,
                 cards: 0,
-                deal: 0,
             };
             match (trick(&pos), node.trick::<true>()) {
-                (Trick::Next { next, cards }, Sim::Next { cards: c }) => {
-                    assert_eq!(cards, c as u64, "{pos}");
+                (Trick::Next { next, cards }, Sim::Next) => {
+                    assert_eq!((cards, node.tricks), (node.cards, 1), "{pos}");
                     assert_eq!(
-                        (node.hand(0), node.hand(1), node.to_move),
+                        (node.hand(0), node.hand(1), node.next),
                         (next.hands[0].clone(), next.hands[1].clone(), next.to_move),
                         "{pos}"
                     );
@@ -730,7 +745,8 @@ mod tests {
                         cards: c,
                     },
                 ) => {
-                    assert_eq!((winner, cards), (w, c as u64), "{pos}");
+                    // A trick that empties the payer ends the game with the trick counted.
+                    assert_eq!((winner, cards), (w, node.cards + c as u64), "{pos}");
                 }
                 (a, _) => panic!("{pos}: reference {a:?}"),
             }
