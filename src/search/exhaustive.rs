@@ -27,6 +27,7 @@ use crate::engine::Outcome;
 use crate::engine::cycle::play_state;
 use crate::engine::fast::{SMALL_CAP, Small};
 use crate::engine::multi::{self, MultiOutcome, MultiPosition};
+use crate::search::lanes::{Finish, Game, Isa, Lanes};
 
 /// The most cards the fast (prefix-sharing) path takes: a hand packs into a `u128`. (Larger decks
 /// have far too many deals to exhaust anyway.)
@@ -183,71 +184,49 @@ pub fn naive(deck: &DeckSpec, players: usize, ranks: Range<u128>) -> ExhaustiveS
     stats
 }
 
-/// A card of the fast path's hands that the game has not read yet.
-const UNKNOWN: Card = 0xF;
-const NIBBLE: u128 = 0xF;
-
-/// A hand of at most [`MAX_CARDS`] cards packed four bits a card, top card in the lowest bits: a
-/// trick runs in registers (pop = shift right, taking the pile = one shift and or).
+/// The deal as the search fixes it: four bits a card in deal order, [`UNKNOWN`] where not fixed.
 type Packed = u128;
 
-/// The lowest bit of every nibble.
-const LOW_BITS: Packed = Packed::MAX / 0xF;
-
-/// Index of the first non-zero card of a packed hand (32 when there is none: cards past the
-/// hand's length are always zero).
-#[inline(always)]
-fn first_nonzero(h: Packed) -> u32 {
-    ((h | h >> 1 | h >> 2 | h >> 3) & LOW_BITS).trailing_zeros() / 4
-}
-
-/// The low `k` cards' bits.
-#[inline(always)]
-fn low_mask(k: u32) -> Packed {
-    if k >= 32 {
-        Packed::MAX
-    } else {
-        (1 << (4 * k)) - 1
-    }
-}
-
-/// `h` without its top `k` cards.
-#[inline(always)]
-fn shr(h: Packed, k: u32) -> Packed {
-    if k >= 32 { 0 } else { h >> (4 * k) }
-}
+/// A card of the deal not fixed yet.
+const UNKNOWN: Card = 0xF;
 
 #[inline(always)]
 fn nibble(h: Packed, i: u32) -> Card {
-    ((h >> (4 * i)) & NIBBLE) as Card
+    ((h >> (4 * i)) & 0xF) as Card
 }
 
-/// A node of the prefix-sharing search: the game, possibly in the middle of a trick, with the
-/// original cards not read yet marked [`UNKNOWN`]. Unread cards are always the top of a hand's
-/// original cards, so they sit together at the top of the hand, and cards won are appended below
-/// them. A node that needs an unread card stops *at* it, with every card before it played: the
-/// unread card is then the top of `hands[next]`, and the children go on from there without
-/// replaying the start of the trick.
+/// `h >> s`, 0 once every bit is shifted out.
+#[inline(always)]
+fn shr(h: u64, s: u32) -> u64 {
+    if s >= 64 { 0 } else { h >> s }
+}
+
+/// Two bits set in every card place of the low `k` cards of a `kinds` word.
+#[inline(always)]
+fn kind_places(k: u32) -> u64 {
+    if k >= 32 { u64::MAX } else { (1 << (2 * k)) - 1 }
+}
+
+/// A node of the prefix-sharing search: the game (in the lanes' compact form), possibly in the
+/// middle of a trick, with the original cards not read yet. Unread cards are always the top of a
+/// hand's original cards, so they sit together near the top of the hand (cards won go below),
+/// below at most one card fixed but not played yet; `unknown[p]` marks them. They count as
+/// penalty cards in `faces`, so every scan stops at them; their `kinds` bits are 0. A node that needs an unread card stops *at* it, with every
+/// card before it played: the unread card is then the top of the hand of `game.next`, and the
+/// children go on from there without replaying the start of the trick.
 #[derive(Clone, Copy)]
 pub struct Node {
-    hands: [Packed; 2],
-    /// The cards of the trick in progress, packed like a hand (first card played lowest).
-    pile: Packed,
-    /// The deal in deal order, packed like a hand; [`UNKNOWN`] where not fixed.
+    game: Game,
+    /// The deal in deal order; [`UNKNOWN`] where not fixed.
     deal: Packed,
-    len: [u8; 2],
-    /// Cards on the pile.
-    n: u8,
-    /// The player to play next: at a trick boundary, the player to move.
-    next: u8,
-    /// What `next` still owes; 0 in the lead phase (before the trick's first penalty card).
-    debt: u8,
+    /// Unread cards of each hand (bit `i`: card `i` from the top).
+    unknown: [u64; 2],
+    /// How many they are.
+    unread: [u32; 2],
     /// Kinds with cards not fixed yet.
     kinds_left: u8,
     /// Cards of each kind not fixed yet.
     remaining: [u8; KINDS],
-    /// Original cards of each player fixed so far (read in order).
-    read: [u8; 2],
     /// Index of `remaining` in `Ctx::weight` (mixed radix).
     weight_index: u32,
     tricks: u64,
@@ -256,7 +235,7 @@ pub struct Node {
 
 /// What one trick of a node did.
 enum Sim {
-    /// `node.next` must play the unread card on top of their hand.
+    /// `node.game.next` must play the unread card on top of their hand.
     Unknown,
     Next,
     /// The game is over; `cards` counts the last trick's cards (0 when it ended at a boundary).
@@ -268,87 +247,87 @@ enum Sim {
 
 impl Node {
     /// Plays on to the end of the current trick, the rules of `engine::fast`, stopping at the
-    /// first unread card (`FIXED`: the node has none, and the check is compiled out).
+    /// first unread card (`FIXED`: the node has none, and the check is compiled out). The same
+    /// moves as [`Lanes`], one game at a time, with branches.
     ///
     /// Whole runs of cards are played at once: before the first penalty card only number cards are
-    /// played, alternately, so the lead phase ends at the earlier of the two hands' first non-zero
-    /// cards; a payment is a contiguous run of one hand that ends at its first non-zero card or
-    /// when the debt is paid. Each is found with a bit scan, so a trick costs a few unpredictable
-    /// branches instead of one per card. Number cards are 0, so putting them on the pile is only
-    /// a matter of counting them. An unread card is non-zero, so the scans stop at it too.
+    /// played, alternately, so the lead phase ends at the earlier of the two hands' first penalty
+    /// cards; a payment is a contiguous run of one hand that ends at its first penalty card or
+    /// when the debt is paid. Each is one `trailing_zeros`.
     #[inline(always)]
     fn trick<const FIXED: bool>(&mut self) -> Sim {
-        let mut n = self.n as u32;
-        let mut payer = self.next as usize;
-        let mut debt = self.debt as u32;
+        let g = &mut self.game;
+        let mut n = g.n;
+        let mut payer = g.next as usize;
+        let mut debt = g.debt;
         if debt == 0 {
-            if n == 0 && (self.len[0] == 0 || self.len[1] == 0) {
-                let winner = u8::from(self.len[1] > 0);
+            if n == 0 && (g.len[0] == 0 || g.len[1] == 0) {
+                let winner = u8::from(g.len[1] > 0);
                 return Sim::End { winner, cards: 0 };
             }
             let p = payer;
             let q = p ^ 1;
-            let (lp, lq) = (self.len[p] as u32, self.len[q] as u32);
             // Lead phase: p plays at steps 0, 2, 4..., q at steps 1, 3, 5...; it stops at the
-            // first non-zero card, or when a player must play and has no card.
-            let zp = first_nonzero(self.hands[p]);
-            let zq = first_nonzero(self.hands[q]);
-            let stop_p = if zp < lp { 2 * zp } else { 2 * lp };
-            let stop_q = if zq < lq { 2 * zq + 1 } else { 2 * lq + 1 };
+            // first penalty card, or when a player must play and has no card. (Bits past a
+            // hand's length are clear, so a scan that finds nothing returns 64 > its length.)
+            let zp = g.faces[p].trailing_zeros().min(g.len[p]);
+            let zq = g.faces[q].trailing_zeros().min(g.len[q]);
+            let stop_p = 2 * zp;
+            let stop_q = 2 * zq + 1;
+            // Which player stops is a coin toss: select, don't branch.
+            let q_first = u32::from(stop_q < stop_p);
             let step = stop_p.min(stop_q);
-            let (x, idx) = if step == stop_p {
-                (p, step / 2)
-            } else {
-                (q, step / 2)
-            };
-            if idx >= self.len[x] as u32 {
+            let x = p ^ q_first as usize;
+            let idx = step / 2;
+            if idx >= g.len[x] {
                 return Sim::End {
                     winner: (x ^ 1) as u8,
                     cards: n + step,
                 };
             }
-            let c = nibble(self.hands[x], idx);
             // p played the even steps before `step`, q the odd ones.
             let (bp, bq) = (step.div_ceil(2), step / 2);
-            if !FIXED && c == UNKNOWN {
-                self.hands[p] = shr(self.hands[p], bp);
-                self.hands[q] = shr(self.hands[q], bq);
-                self.len[p] -= bp as u8;
-                self.len[q] -= bq as u8;
-                self.n = (n + step) as u8;
-                self.next = x as u8;
+            if !FIXED && shr(self.unknown[x], idx) & 1 == 1 {
+                self.pop::<FIXED>(p, bp);
+                self.pop::<FIXED>(q, bq);
+                let g = &mut self.game;
+                g.n = n + step;
+                g.next = x as u32;
                 return Sim::Unknown;
             }
-            let (ap, aq) = if x == p { (bp + 1, bq) } else { (bp, bq + 1) };
-            self.hands[p] = shr(self.hands[p], ap);
-            self.hands[q] = shr(self.hands[q], aq);
-            self.len[p] -= ap as u8;
-            self.len[q] -= aq as u8;
-            self.pile |= (c as Packed) << (4 * (n + step));
-            n += step + 1;
+            let c = penalty(g.kinds[x], idx);
+            self.pop::<FIXED>(p, bp + 1 - q_first);
+            self.pop::<FIXED>(q, bq + q_first);
+            let g = &mut self.game;
+            n += step;
+            g.pile_faces |= 1 << n;
+            g.pile_kinds |= u64::from(c - 1) << (2 * n);
+            n += 1;
             payer = x ^ 1;
-            debt = c as u32;
+            debt = c;
         }
-        // Payment: `payer` owes `debt`; a penalty card hands a new debt back.
+        // Payment: `payer` owes `debt`; a penalty card hands a new debt back. The cards before
+        // the penalty card are number cards.
         loop {
-            let h = self.hands[payer];
-            let l = self.len[payer] as u32;
-            let z = first_nonzero(h);
-            if z < debt && z < l {
-                let c = nibble(h, z);
-                if !FIXED && c == UNKNOWN {
-                    self.hands[payer] = shr(h, z);
-                    self.len[payer] -= z as u8;
-                    self.n = (n + z) as u8;
-                    self.next = payer as u8;
-                    self.debt = (debt - z) as u8;
+            let l = self.game.len[payer];
+            let z = self.game.faces[payer].trailing_zeros();
+            if z < debt.min(l) {
+                if !FIXED && shr(self.unknown[payer], z) & 1 == 1 {
+                    self.pop::<FIXED>(payer, z);
+                    let g = &mut self.game;
+                    g.n = n + z;
+                    g.next = payer as u32;
+                    g.debt = debt - z;
                     return Sim::Unknown;
                 }
-                self.pile |= (h & low_mask(z + 1)) << (4 * n);
-                n += z + 1;
-                self.hands[payer] = shr(h, z + 1);
-                self.len[payer] -= (z + 1) as u8;
-                debt = c as u32;
+                let c = penalty(self.game.kinds[payer], z);
+                self.pop::<FIXED>(payer, z + 1);
+                let g = &mut self.game;
+                n += z;
+                g.pile_faces |= 1 << n;
+                g.pile_kinds |= u64::from(c - 1) << (2 * n);
+                n += 1;
+                debt = c;
                 payer ^= 1;
             } else if l < debt {
                 return Sim::End {
@@ -356,24 +335,26 @@ impl Node {
                     cards: n + l,
                 };
             } else {
-                self.pile |= (h & low_mask(debt)) << (4 * n);
+                self.pop::<FIXED>(payer, debt);
                 n += debt;
-                self.hands[payer] = shr(h, debt);
-                self.len[payer] -= debt as u8;
                 break;
             }
         }
+        let g = &mut self.game;
         let w = payer ^ 1;
-        // len[w] + n <= MAX_CARDS and n >= 1, so the shift stays below 128.
-        self.hands[w] |= self.pile << (4 * self.len[w] as u32);
-        self.len[w] += n as u8;
-        self.pile = 0;
-        self.n = 0;
-        self.debt = 0;
-        self.next = w as u8;
+        // len[w] + n <= MAX_CARDS and n >= 1, so the shifts stay below 64.
+        let lw = g.len[w];
+        g.faces[w] |= g.pile_faces << lw;
+        g.kinds[w] |= g.pile_kinds << (2 * lw);
+        g.len[w] += n;
+        g.pile_faces = 0;
+        g.pile_kinds = 0;
+        g.n = 0;
+        g.debt = 0;
+        g.next = w as u32;
         self.tricks += 1;
         self.cards += n as u64;
-        if self.len[payer] == 0 {
+        if g.len[payer] == 0 {
             return Sim::End {
                 winner: w as u8,
                 cards: 0,
@@ -382,57 +363,89 @@ impl Node {
         Sim::Next
     }
 
+    /// Takes the top `k` cards off `p`'s hand (`k` at most its length; `FIXED`: nothing is
+    /// unread).
+    #[inline(always)]
+    fn pop<const FIXED: bool>(&mut self, p: usize, k: u32) {
+        let g = &mut self.game;
+        g.faces[p] = shr(g.faces[p], k);
+        g.kinds[p] = shr(g.kinds[p], 2 * k);
+        g.len[p] -= k;
+        if !FIXED {
+            self.unknown[p] = shr(self.unknown[p], k);
+        }
+    }
+
+    /// Hand `p` as penalties (unread cards, if any, as [`UNKNOWN`]).
     fn hand(&self, p: usize) -> Vec<Card> {
-        (0..self.len[p] as u32)
-            .map(|i| nibble(self.hands[p], i))
+        (0..self.game.len[p])
+            .map(|i| {
+                if self.unknown[p] >> i & 1 == 1 {
+                    UNKNOWN
+                } else if self.game.faces[p] >> i & 1 == 1 {
+                    penalty(self.game.kinds[p], i) as Card
+                } else {
+                    0
+                }
+            })
             .collect()
     }
 }
 
+/// The penalty of the card at `i` of a hand known to be a penalty card.
+#[inline(always)]
+fn penalty(kinds: u64, i: u32) -> u32 {
+    (shr(kinds, 2 * i) & 3) as u32 + 1
+}
+
+
 /// The fixed data of one search.
 struct Ctx {
-    /// Where each player's original cards start in the deal.
+    /// Where each player's original cards start in the deal, and how many they are.
     offset: [u32; 2],
+    dealt: [u32; 2],
     n: usize,
     /// Place value of each kind in a `remaining` index.
     stride: [u32; KINDS],
     /// Arrangements of every `remaining` (by index): the weight of a subtree, looked up rather than
     /// computed with divisions in the hot loop.
     weight: Vec<u64>,
+    /// Whether fully fixed games go to the [`Lanes`] (when the processor has vector units for
+    /// them) or are played one by one.
+    lanes: bool,
 }
 
 /// The root node of `deck`: every card unread.
-fn root(deck: &DeckSpec) -> (Ctx, Node) {
+fn root(deck: &DeckSpec, lanes: bool) -> (Ctx, Node) {
     let n = deck.total();
     assert!(
         n <= MAX_CARDS,
         "the fast path holds at most {MAX_CARDS} cards"
     );
     let h1 = n.div_ceil(2);
-    let all_unknown = |k: usize| {
-        if k == 0 {
-            0
-        } else {
-            Packed::MAX >> (128 - 4 * k)
-        }
-    };
+    let dealt = [h1 as u32, (n - h1) as u32];
     let mut stride = [0u32; KINDS];
     let mut size = 1u32;
     for (s, &c) in stride.iter_mut().zip(&deck.counts) {
         *s = size;
         size *= c + 1;
     }
+    let all = |k: u32| if k >= 64 { u64::MAX } else { (1u64 << k) - 1 };
     let node = Node {
-        hands: [all_unknown(h1), all_unknown(n - h1)],
-        pile: 0,
-        deal: all_unknown(n),
-        len: [h1 as u8, (n - h1) as u8],
-        n: 0,
-        next: 0,
-        debt: 0,
+        game: Game {
+            faces: dealt.map(all),
+            len: dealt,
+            ..Game::default()
+        },
+        deal: if n == 0 {
+            0
+        } else {
+            Packed::MAX >> (128 - 4 * n)
+        },
+        unknown: dealt.map(all),
+        unread: dealt,
         kinds_left: deck.counts.iter().filter(|&&c| c > 0).count() as u8,
         remaining: deck.counts.map(|c| c as u8),
-        read: [0; 2],
         weight_index: (0..KINDS).map(|k| deck.counts[k] * stride[k]).sum(),
         tricks: 0,
         cards: 0,
@@ -446,9 +459,11 @@ fn root(deck: &DeckSpec) -> (Ctx, Node) {
         .collect();
     let ctx = Ctx {
         offset: [0, h1 as u32],
+        dealt,
         n,
         stride,
         weight,
+        lanes,
     };
     (ctx, node)
 }
@@ -457,16 +472,45 @@ fn root(deck: &DeckSpec) -> (Ctx, Node) {
 /// almost every terminating game of a small deck needs, so Brent's bookkeeping is rarely paid.
 const IN_PLACE_TRICKS: u64 = 1000;
 
+/// Fully fixed games waiting for the [`Lanes`]: enough that the lanes rarely run short.
+const BATCH: usize = 512;
+
+/// The search's scratch: the fully fixed games waiting for the lanes.
+pub struct Scratch {
+    nodes: Vec<Node>,
+    games: Vec<Game>,
+    lanes: Lanes,
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            nodes: Vec::with_capacity(BATCH),
+            games: Vec::with_capacity(BATCH),
+            lanes: Lanes::default(),
+        }
+    }
+}
+
 /// Plays `node` forward until it needs an unread card (true: the caller branches on it) or its
-/// whole subtree is counted into `stats` (false).
+/// whole subtree is counted into `stats` (false), perhaps later: fully fixed games wait in
+/// `scratch` for [`flush`].
 #[inline]
-fn advance(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats) -> bool {
+fn advance(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats, scratch: &mut Scratch) -> bool {
     if node.kinds_left <= 1 {
         if node.kinds_left == 1 {
             // Every unread card is now determined: fix them all.
             fill_unknowns(ctx, node);
         }
-        play_fixed(ctx, node, stats);
+        if ctx.lanes {
+            scratch.nodes.push(*node);
+            scratch.games.push(node.game);
+            if scratch.nodes.len() == BATCH {
+                flush(ctx, stats, scratch);
+            }
+        } else {
+            play_fixed(ctx, node, stats);
+        }
         return false;
     }
     loop {
@@ -475,15 +519,41 @@ fn advance(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats) -> bool {
             Sim::Next => {}
             Sim::End { winner, cards } => {
                 let weight = ctx.weight[node.weight_index as usize];
-                record_end(ctx, node, stats, weight, winner, cards);
+                let tricks = node.tricks + u64::from(cards > 0);
+                let played = node.cards + cards as u64;
+                record_end(ctx, node, stats, weight, winner, tricks, played);
                 return false;
             }
         }
     }
 }
 
-/// Counts a game that ended with a last (unfinished) trick of `cards` cards, for the `weight`
-/// deals of its subtree.
+/// Plays the fully fixed games waiting in `scratch` in the lanes and counts them.
+fn flush(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch) {
+    let Scratch {
+        nodes,
+        games,
+        lanes,
+    } = scratch;
+    lanes.run(games, IN_PLACE_TRICKS as u32, |i, finish| match finish {
+        Finish::Won {
+            winner,
+            tricks,
+            cards,
+        } => {
+            let node = &nodes[i];
+            let (tricks, played) = (node.tricks + tricks, node.cards + cards);
+            record_end(ctx, node, stats, 1, winner, tricks, played);
+        }
+        // Rare: play it again, one by one, on to the cycle engine.
+        Finish::TooLong => play_fixed(ctx, &mut nodes[i].clone(), stats),
+    });
+    nodes.clear();
+    games.clear();
+}
+
+/// Counts a game that ended after `tricks` tricks and `played` cards, for the `weight` deals of
+/// its subtree.
 #[inline]
 fn record_end(
     ctx: &Ctx,
@@ -491,10 +561,9 @@ fn record_end(
     stats: &mut ExhaustiveStats,
     weight: u64,
     winner: u8,
-    cards: u32,
+    tricks: u64,
+    played: u64,
 ) {
-    let tricks = node.tricks + u64::from(cards > 0);
-    let played = node.cards + cards as u64;
     stats.deals += weight;
     stats.wins[winner as usize] += weight;
     if stats.may_be_longest(played, tricks) {
@@ -508,51 +577,64 @@ fn record_end(
 
 /// Plays a node without unread cards (one deal) to its end: in place for [`IN_PLACE_TRICKS`], then
 /// with the exact cycle engine.
-#[inline]
 fn play_fixed(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats) {
     let limit = node.tricks + IN_PLACE_TRICKS;
     while node.tricks < limit {
         match node.trick::<true>() {
             Sim::Next => {}
-            Sim::End { winner, cards } => return record_end(ctx, node, stats, 1, winner, cards),
+            Sim::End { winner, cards } => {
+                let tricks = node.tricks + u64::from(cards > 0);
+                let played = node.cards + cards as u64;
+                return record_end(ctx, node, stats, 1, winner, tricks, played);
+            }
             Sim::Unknown => unreachable!("every card is fixed"),
         }
     }
     finish(ctx, node, stats);
 }
 
-/// The child of `node` in which the unread card on top of `node.next`'s hand is `kind`.
+/// The child of `node` in which the unread card on top of `node.game.next`'s hand is `kind`.
 #[inline(always)]
 fn child(ctx: &Ctx, node: &Node, kind: usize) -> Node {
     let mut c = *node;
-    let player = node.next as usize;
-    // The unread card is UNKNOWN (all ones): xor with UNKNOWN ^ kind writes `kind`.
-    c.hands[player] ^= (UNKNOWN as Packed) ^ kind as Packed;
+    let p = node.game.next as usize;
+    // The unread card counts as a penalty card with kind bits 0.
+    if kind == 0 {
+        c.game.faces[p] &= !1;
+    } else {
+        c.game.kinds[p] |= kind as u64 - 1;
+    }
+    c.unknown[p] &= !1;
     c.remaining[kind] -= 1;
     c.kinds_left -= u8::from(c.remaining[kind] == 0);
     c.weight_index -= ctx.stride[kind];
-    let at = ctx.offset[player] + c.read[player] as u32;
+    let at = ctx.offset[p] + ctx.dealt[p] - c.unread[p];
     c.deal ^= ((UNKNOWN as Packed) ^ kind as Packed) << (4 * at);
-    c.read[player] += 1;
+    c.unread[p] -= 1;
     c
-}
-
-/// `h` with every [`UNKNOWN`] among its first `len` cards replaced by `kind`.
-fn fill(h: Packed, len: u32, kind: Card) -> Packed {
-    // One bit at the bottom of every all-ones nibble; times (UNKNOWN ^ kind) flips each to `kind`
-    // without carries. Nibbles past `len` are zero and never match.
-    debug_assert!(len == 32 || h >> (4 * len) == 0);
-    let unknown = h & (h >> 1) & (h >> 2) & (h >> 3) & LOW_BITS;
-    h ^ (unknown * (UNKNOWN ^ kind) as Packed)
 }
 
 /// Fixes every unread card to the one kind left.
 fn fill_unknowns(ctx: &Ctx, node: &mut Node) {
-    let kind = node.remaining.iter().position(|&c| c > 0).unwrap() as Card;
+    let kind = node.remaining.iter().position(|&c| c > 0).unwrap();
     for p in 0..2 {
-        node.hands[p] = fill(node.hands[p], node.len[p] as u32, kind);
+        let u = node.unread[p];
+        let unknown = node.unknown[p];
+        if kind == 0 {
+            node.game.faces[p] &= !unknown;
+        } else {
+            // Spread the mask to two bits a card (it is contiguous: a range of places).
+            let first = unknown.trailing_zeros().min(32);
+            let places = kind_places(first + u) & !kind_places(first);
+            node.game.kinds[p] |= (0x5555_5555_5555_5555 * (kind as u64 - 1)) & places;
+        }
+        node.unknown[p] = 0;
+        for i in 0..u {
+            let at = ctx.offset[p] + ctx.dealt[p] - node.unread[p] + i;
+            node.deal ^= ((UNKNOWN as Packed) ^ kind as Packed) << (4 * at);
+        }
+        node.unread[p] = 0;
     }
-    node.deal = fill(node.deal, ctx.n as u32, kind);
     node.remaining = [0; KINDS];
     node.kinds_left = 0;
     node.weight_index = 0;
@@ -580,8 +662,8 @@ fn smallest_completion(ctx: &Ctx, node: &Node) -> Vec<Card> {
 /// A node whose cards are all fixed and that has played [`IN_PLACE_TRICKS`] tricks without ending:
 /// the rest of its one deal is played by the exact cycle engine.
 fn finish(ctx: &Ctx, node: &Node, stats: &mut ExhaustiveStats) {
-    debug_assert!(node.n == 0 && node.debt == 0, "at a trick boundary");
-    let state = Small::from_hands(&node.hand(0), &node.hand(1), node.next);
+    debug_assert!(node.game.n == 0 && node.game.debt == 0, "at a trick boundary");
+    let state = Small::from_hands(&node.hand(0), &node.hand(1), node.game.next as u8);
     let deal: Vec<Card> = (0..ctx.n as u32).map(|i| nibble(node.deal, i)).collect();
     match play_state(&state) {
         Outcome::Terminates {
@@ -613,12 +695,12 @@ fn finish(ctx: &Ctx, node: &Node, stats: &mut ExhaustiveStats) {
     }
 }
 
-/// Counts the whole subtree of `node` into `stats`.
-fn explore(ctx: &Ctx, mut node: Node, stats: &mut ExhaustiveStats) {
-    if advance(ctx, &mut node, stats) {
+/// Counts the whole subtree of `node` into `stats` (fully fixed games may wait in `scratch`).
+fn explore(ctx: &Ctx, mut node: Node, stats: &mut ExhaustiveStats, scratch: &mut Scratch) {
+    if advance(ctx, &mut node, stats, scratch) {
         for kind in 0..KINDS {
             if node.remaining[kind] > 0 {
-                explore(ctx, child(ctx, &node, kind), stats);
+                explore(ctx, child(ctx, &node, kind), stats, scratch);
             }
         }
     }
@@ -633,16 +715,17 @@ fn split(
     max_deals: u64,
     tasks: &mut Vec<Node>,
     stats: &mut ExhaustiveStats,
+    scratch: &mut Scratch,
 ) {
     if ctx.weight[node.weight_index as usize] <= max_deals {
         tasks.push(node);
         return;
     }
-    if advance(ctx, &mut node, stats) {
+    if advance(ctx, &mut node, stats, scratch) {
         for kind in 0..KINDS {
             if node.remaining[kind] > 0 {
                 let c = child(ctx, &node, kind);
-                split(ctx, c, max_deals, tasks, stats);
+                split(ctx, c, max_deals, tasks, stats, scratch);
             }
         }
     }
@@ -659,11 +742,21 @@ pub struct Plan {
 impl Plan {
     /// Plans the prefix-sharing search of a two-player deck of at most [`MAX_CARDS`] cards (and at
     /// most `u64::MAX` deals): the tree is cut into subtrees of at most `max_deals` deals.
+    /// Fully fixed games go to the [`Lanes`] when the processor has AVX-512 (see [`Isa`]);
+    /// without it they are played one by one, which is faster than lanes without vector units.
     pub fn new(deck: &DeckSpec, max_deals: u64) -> Plan {
-        let (ctx, node) = root(deck);
+        Plan::with_lanes(deck, max_deals, Isa::get() == Isa::Avx512)
+    }
+
+    /// [`Plan::new`] with the choice of engine for fully fixed games made by the caller (the
+    /// answer is the same either way; tests and benchmarks compare them).
+    pub fn with_lanes(deck: &DeckSpec, max_deals: u64, lanes: bool) -> Plan {
+        let (ctx, node) = root(deck, lanes);
         let mut head = ExhaustiveStats::new(2);
         let mut tasks = Vec::new();
-        split(&ctx, node, max_deals, &mut tasks, &mut head);
+        let mut scratch = Scratch::default();
+        split(&ctx, node, max_deals, &mut tasks, &mut head, &mut scratch);
+        flush(&ctx, &mut head, &mut scratch);
         Plan { ctx, head, tasks }
     }
 
@@ -674,14 +767,21 @@ impl Plan {
     /// Counts the subtree of task `i`.
     pub fn run_task(&self, i: usize) -> ExhaustiveStats {
         let mut stats = ExhaustiveStats::new(2);
-        explore(&self.ctx, self.tasks[i], &mut stats);
+        let mut scratch = Scratch::default();
+        explore(&self.ctx, self.tasks[i], &mut stats, &mut scratch);
+        flush(&self.ctx, &mut stats, &mut scratch);
         stats
     }
 }
 
 /// Single-threaded prefix-sharing search of a whole deck (tests and small decks).
 pub fn prefix_sharing(deck: &DeckSpec) -> ExhaustiveStats {
-    let plan = Plan::new(deck, u64::MAX);
+    prefix_sharing_with(deck, Isa::get() == Isa::Avx512)
+}
+
+/// [`prefix_sharing`] with fully fixed games in the lanes or not (see [`Plan::with_lanes`]).
+pub fn prefix_sharing_with(deck: &DeckSpec, lanes: bool) -> ExhaustiveStats {
+    let plan = Plan::with_lanes(deck, u64::MAX, lanes);
     let mut stats = plan.head.clone();
     for i in 0..plan.tasks() {
         stats.merge(plan.run_task(i));
@@ -693,16 +793,9 @@ pub fn prefix_sharing(deck: &DeckSpec) -> ExhaustiveStats {
 mod tests {
     use super::*;
 
-    fn packed(cards: &[Card]) -> Packed {
-        cards
-            .iter()
-            .enumerate()
-            .fold(0, |h, (i, &c)| h | (c as Packed) << (4 * i))
-    }
-
-    /// The bit-scan trick against the reference engine's trick, on random positions.
+    /// The one-by-one trick against the reference engine's trick, on random positions.
     #[test]
-    fn packed_trick_equals_reference_trick() {
+    fn node_trick_equals_reference_trick() {
         use crate::engine::reference::{Trick, trick};
         use crate::position::Position;
         let mut rng = crate::rng::SplitMix64::new(5);
@@ -715,16 +808,12 @@ mod tests {
             let to_move = rng.below(2) as u8;
             let pos = Position::new(cards[..split].to_vec(), cards[split..].to_vec(), to_move);
             let mut node = Node {
-                hands: [packed(&pos.hands[0]), packed(&pos.hands[1])],
-                pile: 0,
+                game: Game::from_hands(&pos.hands[0], &pos.hands[1], to_move as u32),
                 deal: 0,
-                len: [split as u8, (n - split) as u8],
-                n: 0,
-                next: to_move,
-                debt: 0,
+                unknown: [0; 2],
+                unread: [0; 2],
                 kinds_left: 0,
                 remaining: [0; KINDS],
-                read: [0; 2],
                 weight_index: 0,
                 tricks: 0,
                 cards: 0,
@@ -733,7 +822,7 @@ mod tests {
                 (Trick::Next { next, cards }, Sim::Next) => {
                     assert_eq!((cards, node.tricks), (node.cards, 1), "{pos}");
                     assert_eq!(
-                        (node.hand(0), node.hand(1), node.next),
+                        (node.hand(0), node.hand(1), node.game.next as u8),
                         (next.hands[0].clone(), next.hands[1].clone(), next.to_move),
                         "{pos}"
                     );
@@ -754,9 +843,13 @@ mod tests {
     }
 
     #[test]
-    fn prefix_sharing_agrees_with_naive_on_a_small_deck() {
-        let deck: DeckSpec = "3-1J1Q1K".parse().unwrap();
-        let all = deal_count(&deck).unwrap();
-        assert_eq!(prefix_sharing(&deck), naive(&deck, 2, 0..all));
+    fn prefix_sharing_agrees_with_naive_on_small_decks() {
+        for deck in ["3-1J1Q1K", "4-2J1Q1A", "5-1J1Q1K1A"] {
+            let deck: DeckSpec = deck.parse().unwrap();
+            let all = deal_count(&deck).unwrap();
+            let want = naive(&deck, 2, 0..all);
+            assert_eq!(prefix_sharing_with(&deck, false), want);
+            assert_eq!(prefix_sharing_with(&deck, true), want);
+        }
     }
 }

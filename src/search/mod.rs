@@ -5,6 +5,7 @@
 pub mod checkpoint;
 pub mod exhaustive;
 pub mod exhaustive_run;
+pub mod lanes;
 pub mod multiset;
 pub mod plot;
 pub mod random;

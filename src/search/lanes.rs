@@ -1,0 +1,424 @@
+//! The lockstep engine: many fully known two-player games played side by side without branches.
+//!
+//! A game of a small deck is a handful of tricks, and each trick turns on a few coin tosses (who
+//! plays the first penalty card, whether the payer turns up another one). Played one game at a
+//! time, every toss is a mispredicted branch, and those, not arithmetic, are what a trick costs.
+//! Here [`LANES`] games advance together one *move* at a time (a lead phase, one payment, or the
+//! end of a payment and the taking of the pile) and every lane computes every case and selects
+//! its own, so the only branch left is "did some lane finish". A finished lane is refilled from
+//! the queue at once. The exhaustive search hands its fully fixed subtrees (single deals, often
+//! in the middle of a trick) to this engine; `tests/search.rs` holds it to the reference engine.
+//!
+//! A hand is two words: `faces` has bit `i` set when card `i` (top first) is a penalty card, and
+//! `kinds` holds two bits a card, its penalty less one (0 for number cards). A hand holds at most
+//! 32 cards.
+
+/// The vector instructions the move loop is compiled for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Isa {
+    Avx512,
+    Avx2,
+    Portable,
+}
+
+impl Isa {
+    /// What this processor runs best (detected once).
+    pub fn get() -> Isa {
+        static ISA: std::sync::OnceLock<Isa> = std::sync::OnceLock::new();
+        *ISA.get_or_init(|| {
+            #[cfg(target_arch = "x86_64")]
+            {
+                use std::arch::is_x86_feature_detected as has;
+                if has!("avx512f")
+                    && has!("avx512vl")
+                    && has!("avx512cd")
+                    && has!("avx512bw")
+                    && has!("avx512dq")
+                    && has!("bmi2")
+                    && has!("lzcnt")
+                {
+                    return Isa::Avx512;
+                }
+                if has!("avx2") && has!("bmi2") && has!("lzcnt") {
+                    return Isa::Avx2;
+                }
+            }
+            Isa::Portable
+        })
+    }
+}
+
+/// Games in flight at once.
+pub const LANES: usize = 8;
+
+/// A game at a move boundary, in the lanes' compact form.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Game {
+    pub faces: [u64; 2],
+    pub kinds: [u64; 2],
+    pub len: [u32; 2],
+    /// The cards of the trick in progress, like a hand (first card played lowest).
+    pub pile_faces: u64,
+    pub pile_kinds: u64,
+    /// Cards on the pile.
+    pub n: u32,
+    /// The player to play next (0 or 1).
+    pub next: u32,
+    /// What `next` owes; 0 in the lead phase.
+    pub debt: u32,
+}
+
+impl Game {
+    /// A game at a trick boundary from two hands of penalties (0 number card, 1..=4 J Q K A).
+    pub fn from_hands(h0: &[u8], h1: &[u8], next: u32) -> Game {
+        let mut g = Game {
+            next,
+            ..Game::default()
+        };
+        for (p, h) in [h0, h1].into_iter().enumerate() {
+            assert!(h.len() <= 32, "a lane hand holds at most 32 cards");
+            for (i, &c) in h.iter().enumerate() {
+                if c > 0 {
+                    g.faces[p] |= 1 << i;
+                    g.kinds[p] |= u64::from(c - 1) << (2 * i);
+                }
+            }
+            g.len[p] = h.len() as u32;
+        }
+        g
+    }
+}
+
+/// How a game left the lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// The game ended: `tricks` and `cards` count the tricks and cards played in the lanes (a last,
+    /// unfinished trick counted as a trick).
+    Won { winner: u8, tricks: u64, cards: u64 },
+    /// It had played `limit` tricks without ending: the caller plays it on with the cycle engine.
+    TooLong,
+}
+
+#[inline(always)]
+fn shr(x: u64, s: u32) -> u64 {
+    if s >= 64 { 0 } else { x >> s }
+}
+
+#[inline(always)]
+fn shl(x: u64, s: u32) -> u64 {
+    if s >= 64 { 0 } else { x << s }
+}
+
+/// `if c { a } else { b }` as a mask, so the compiler keeps it a select.
+#[inline(always)]
+fn pick(c: bool, a: u64, b: u64) -> u64 {
+    let m = u64::from(c).wrapping_neg();
+    (a & m) | (b & !m)
+}
+
+#[inline(always)]
+fn pick32(c: bool, a: u32, b: u32) -> u32 {
+    let m = u32::from(c).wrapping_neg();
+    (a & m) | (b & !m)
+}
+
+/// The lanes, structure of arrays. `a` is the hand of the player to act, `b` the other's, `who`
+/// the seat of `a`.
+pub struct Lanes {
+    fa: [u64; LANES],
+    fb: [u64; LANES],
+    ka: [u64; LANES],
+    kb: [u64; LANES],
+    la: [u32; LANES],
+    lb: [u32; LANES],
+    pf: [u64; LANES],
+    pk: [u64; LANES],
+    n: [u32; LANES],
+    debt: [u32; LANES],
+    who: [u32; LANES],
+    tricks: [u32; LANES],
+    cards: [u32; LANES],
+    /// 0 playing, 1 ended, 2 too long.
+    state: [u32; LANES],
+    winner: [u32; LANES],
+    /// Cards of the unfinished last trick.
+    last: [u32; LANES],
+    /// Which game of the batch each lane plays.
+    slot: [usize; LANES],
+}
+
+impl Default for Lanes {
+    fn default() -> Self {
+        Lanes {
+            fa: [0; LANES],
+            fb: [0; LANES],
+            ka: [0; LANES],
+            kb: [0; LANES],
+            la: [0; LANES],
+            lb: [0; LANES],
+            pf: [0; LANES],
+            pk: [0; LANES],
+            n: [0; LANES],
+            debt: [0; LANES],
+            who: [0; LANES],
+            tricks: [0; LANES],
+            cards: [0; LANES],
+            state: [0; LANES],
+            winner: [0; LANES],
+            last: [0; LANES],
+            slot: [0; LANES],
+        }
+    }
+}
+
+impl Lanes {
+    fn load(&mut self, i: usize, g: &Game, slot: usize) {
+        let a = g.next as usize & 1;
+        self.fa[i] = g.faces[a];
+        self.fb[i] = g.faces[a ^ 1];
+        self.ka[i] = g.kinds[a];
+        self.kb[i] = g.kinds[a ^ 1];
+        self.la[i] = g.len[a];
+        self.lb[i] = g.len[a ^ 1];
+        self.pf[i] = g.pile_faces;
+        self.pk[i] = g.pile_kinds;
+        self.n[i] = g.n;
+        self.debt[i] = g.debt;
+        self.who[i] = a as u32;
+        self.tricks[i] = 0;
+        self.cards[i] = 0;
+        self.state[i] = 0;
+        self.slot[i] = slot;
+    }
+
+    /// One move of every lane. Lanes that have stopped compute garbage that is never read.
+    #[inline(always)]
+    fn step(&mut self, limit: u32) {
+        for i in 0..LANES {
+            let (fa, fb, ka, kb, la, lb) = (
+                self.fa[i], self.fb[i], self.ka[i], self.kb[i], self.la[i], self.lb[i],
+            );
+            let (n, debt) = (self.n[i], self.debt[i]);
+            let lead = debt == 0;
+            // Lead phase: a plays at steps 0, 2, ..., b at 1, 3, ...; it stops at the first
+            // penalty card or when a player must play and has none.
+            let za = fa.trailing_zeros().min(la);
+            let zb = fb.trailing_zeros().min(lb);
+            let sa = 2 * za;
+            let sb = 2 * zb + 1;
+            let b_first = sb < sa;
+            let step = sa.min(sb);
+            let idx = step / 2;
+            let lx = pick32(b_first, lb, la);
+            let kx = pick(b_first, kb, ka);
+            let lead_end = idx >= lx;
+            let c_lead = (shr(kx, 2 * idx) & 3) as u32 + 1;
+            // A payment of `a`: cards up to its first penalty card, or the whole debt.
+            let z = fa.trailing_zeros();
+            let face = z < debt.min(la);
+            let c_pay = (shr(ka, 2 * z) & 3) as u32 + 1;
+            let pay_end = !lead & !face & (la < debt);
+            let face = !lead & face;
+            let complete = !lead & !face & !pay_end;
+            let lead_face = lead & !lead_end;
+            let put = lead_face | face;
+            let c = pick32(lead, c_lead, c_pay);
+            let at = n + pick32(lead, step, z);
+            let pop_a = pick32(
+                lead,
+                step.div_ceil(2) + u32::from(!b_first),
+                pick32(face, z + 1, debt),
+            );
+            let pop_b = pick32(lead, step / 2 + u32::from(b_first), 0);
+            let fa2 = shr(fa, pop_a);
+            let ka2 = shr(ka, 2 * pop_a);
+            let la2 = la.wrapping_sub(pop_a);
+            let fb2 = shr(fb, pop_b);
+            let kb2 = shr(kb, 2 * pop_b);
+            let lb2 = lb.wrapping_sub(pop_b);
+            let pf2 = self.pf[i] | shl(u64::from(put), at);
+            let pk2 = self.pk[i] | shl(u64::from(c - 1) & pick(put, 3, 0), 2 * at);
+            let n2 = pick32(put, at + 1, n + debt);
+            // A finished payment: b takes the pile and leads.
+            let fb3 = pick(complete, fb2 | shl(pf2, lb2), fb2);
+            let kb3 = pick(complete, kb2 | shl(pk2, 2 * lb2), kb2);
+            let lb3 = pick32(complete, lb2.wrapping_add(n2), lb2);
+            let tricks = self.tricks[i].wrapping_add(u32::from(complete));
+            self.cards[i] = self.cards[i].wrapping_add(pick32(complete, n2, 0));
+            self.tricks[i] = tricks;
+            self.pf[i] = pick(complete, 0, pf2);
+            self.pk[i] = pick(complete, 0, pk2);
+            self.n[i] = pick32(complete, 0, n2);
+            self.debt[i] = pick32(complete, 0, c);
+            let swap = (lead_face & !b_first) | face | complete;
+            self.fa[i] = pick(swap, fb3, fa2);
+            self.fb[i] = pick(swap, fa2, fb3);
+            self.ka[i] = pick(swap, kb3, ka2);
+            self.kb[i] = pick(swap, ka2, kb3);
+            self.la[i] = pick32(swap, lb3, la2);
+            self.lb[i] = pick32(swap, la2, lb3);
+            let who = self.who[i];
+            self.who[i] = who ^ u32::from(swap);
+            // The end: a lead player without a card loses (the winner is the other of the one who
+            // should play: b's opponent a when b was due), so does a payer short of the debt, and
+            // a trick that empties its payer ends the game.
+            let over = complete & (la2 == 0);
+            let ended = (lead & lead_end) | pay_end | over;
+            let winner_is_a = lead & lead_end & b_first;
+            self.winner[i] = pick32(winner_is_a, who, who ^ 1);
+            self.last[i] = pick32(lead, n + step, pick32(pay_end, n + la, 0));
+            let stop = pick32(ended, 1, pick32(tricks >= limit, 2, 0));
+            self.state[i] = self.state[i].max(stop);
+        }
+    }
+
+    /// Plays every game of `games` until it ends or has played `limit` more tricks, and reports
+    /// each with `done(index in games, finish)`, in no particular order.
+    ///
+    /// The lanes pay off when the compiler turns the move loop into vector code, so the loop is
+    /// compiled for AVX-512 and AVX2 as well, and the best the processor has is picked at run time.
+    pub fn run(&mut self, games: &[Game], limit: u32, done: impl FnMut(usize, Finish)) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if Isa::get() == Isa::Avx512 {
+                // SAFETY: the processor has these features (checked by `Isa::get`).
+                return unsafe { self.run_avx512(games, limit, done) };
+            }
+            if Isa::get() == Isa::Avx2 {
+                // SAFETY: as above.
+                return unsafe { self.run_avx2(games, limit, done) };
+            }
+        }
+        self.run_with(games, limit, done)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx2,bmi1,bmi2,lzcnt,popcnt")]
+    fn run_avx512(&mut self, games: &[Game], limit: u32, done: impl FnMut(usize, Finish)) {
+        self.run_with(games, limit, done)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    fn run_avx2(&mut self, games: &[Game], limit: u32, done: impl FnMut(usize, Finish)) {
+        self.run_with(games, limit, done)
+    }
+
+    #[inline(always)]
+    fn run_with(&mut self, games: &[Game], limit: u32, mut done: impl FnMut(usize, Finish)) {
+        let mut next = 0;
+        let mut active: u32 = 0;
+        for i in 0..LANES {
+            if self.refill(i, games, &mut next, &mut done) {
+                active |= 1 << i;
+            }
+        }
+        while active != 0 {
+            self.step(limit);
+            let mut stopped = 0u32;
+            for i in 0..LANES {
+                stopped |= u32::from(self.state[i] != 0) << i;
+            }
+            stopped &= active;
+            while stopped != 0 {
+                let i = stopped.trailing_zeros() as usize;
+                stopped &= stopped - 1;
+                let finish = if self.state[i] == 1 {
+                    let last = self.last[i];
+                    Finish::Won {
+                        winner: self.winner[i] as u8,
+                        tricks: u64::from(self.tricks[i]) + u64::from(last > 0),
+                        cards: u64::from(self.cards[i]) + u64::from(last),
+                    }
+                } else {
+                    Finish::TooLong
+                };
+                done(self.slot[i], finish);
+                if !self.refill(i, games, &mut next, &mut done) {
+                    active &= !(1 << i);
+                }
+            }
+        }
+    }
+
+    /// Loads lane `i` with the next game that needs playing (false: none is left). A game that
+    /// is over before it starts (a hand empty at a trick boundary) is reported at once.
+    fn refill(
+        &mut self,
+        i: usize,
+        games: &[Game],
+        next: &mut usize,
+        done: &mut impl FnMut(usize, Finish),
+    ) -> bool {
+        while let Some(g) = games.get(*next) {
+            let slot = *next;
+            *next += 1;
+            if g.n == 0 && g.debt == 0 && (g.len[0] == 0 || g.len[1] == 0) {
+                let winner = u8::from(g.len[1] > 0);
+                done(slot, Finish::Won {
+                    winner,
+                    tricks: 0,
+                    cards: 0,
+                });
+                continue;
+            }
+            self.load(i, g, slot);
+            return true;
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Outcome;
+    use crate::engine::reference;
+    use crate::position::Position;
+
+    /// Every lane result against the reference engine, on random deals of small decks.
+    #[test]
+    fn lanes_agree_with_the_reference_engine() {
+        let mut rng = crate::rng::SplitMix64::new(11);
+        let mut positions = Vec::new();
+        for _ in 0..20_000 {
+            let n = 1 + rng.below(30) as usize;
+            let cards: Vec<u8> = (0..n)
+                .map(|_| [0, 0, 0, 1, 2, 3, 4][rng.below(7) as usize])
+                .collect();
+            let split = rng.below(n as u64 + 1) as usize;
+            let to_move = rng.below(2) as u8;
+            positions.push(Position::new(
+                cards[..split].to_vec(),
+                cards[split..].to_vec(),
+                to_move,
+            ));
+        }
+        let games: Vec<Game> = positions
+            .iter()
+            .map(|p| Game::from_hands(&p.hands[0], &p.hands[1], p.to_move as u32))
+            .collect();
+        let mut seen = vec![false; games.len()];
+        Lanes::default().run(&games, 1000, |i, f| {
+            seen[i] = true;
+            let want = reference::play(&positions[i]);
+            match (want, f) {
+                (
+                    Outcome::Terminates {
+                        winner,
+                        tricks,
+                        cards,
+                    },
+                    Finish::Won {
+                        winner: w,
+                        tricks: t,
+                        cards: c,
+                    },
+                ) => assert_eq!((winner, tricks, cards), (w, t, c), "{}", positions[i]),
+                (Outcome::Cycle(_), Finish::TooLong) => {}
+                (want, got) => panic!("{}: {want:?} vs {got:?}", positions[i]),
+            }
+        });
+        assert!(seen.iter().all(|&s| s));
+    }
+}
