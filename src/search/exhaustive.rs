@@ -27,7 +27,7 @@ use crate::engine::Outcome;
 use crate::engine::cycle::play_state;
 use crate::engine::fast::{SMALL_CAP, Small};
 use crate::engine::multi::{self, MultiOutcome, MultiPosition};
-use crate::search::lanes::{Finish, Game, Isa, Lanes};
+use crate::search::lanes::{Finish, Game, Isa, Lanes, shr};
 
 /// The most cards the fast (prefix-sharing) path takes: a hand packs into a `u128`. (Larger decks
 /// have far too many deals to exhaust anyway.)
@@ -195,18 +195,6 @@ fn nibble(h: Packed, i: u32) -> Card {
     ((h >> (4 * i)) & 0xF) as Card
 }
 
-/// `h >> s`, 0 once every bit is shifted out.
-#[inline(always)]
-fn shr(h: u64, s: u32) -> u64 {
-    if s >= 64 { 0 } else { h >> s }
-}
-
-/// Two bits set in every card place of the low `k` cards of a `kinds` word.
-#[inline(always)]
-fn kind_places(k: u32) -> u64 {
-    if k >= 32 { u64::MAX } else { (1 << (2 * k)) - 1 }
-}
-
 /// A node of the prefix-sharing search: the game (in the lanes' compact form), possibly in the
 /// middle of a trick, with the original cards not read yet. Unread cards are always the top of a
 /// hand's original cards, so they sit together near the top of the hand (cards won go below),
@@ -220,7 +208,7 @@ pub struct Node {
     /// The deal in deal order; [`UNKNOWN`] where not fixed.
     deal: Packed,
     /// Unread cards of each hand (bit `i`: card `i` from the top).
-    unknown: [u64; 2],
+    unknown: [u32; 2],
     /// How many they are.
     unread: [u32; 2],
     /// Kinds with cards not fixed yet.
@@ -295,13 +283,11 @@ impl Node {
                 g.next = x as u32;
                 return Sim::Unknown;
             }
-            let c = penalty(g.kinds[x], idx);
+            let c = g.penalty(x, idx);
             self.pop::<FIXED>(p, bp + 1 - q_first);
             self.pop::<FIXED>(q, bq + q_first);
-            let g = &mut self.game;
             n += step;
-            g.pile_faces |= 1 << n;
-            g.pile_kinds |= u64::from(c - 1) << (2 * n);
+            self.game.pile_face(n, c);
             n += 1;
             payer = x ^ 1;
             debt = c;
@@ -320,12 +306,10 @@ impl Node {
                     g.debt = debt - z;
                     return Sim::Unknown;
                 }
-                let c = penalty(self.game.kinds[payer], z);
+                let c = self.game.penalty(payer, z);
                 self.pop::<FIXED>(payer, z + 1);
-                let g = &mut self.game;
                 n += z;
-                g.pile_faces |= 1 << n;
-                g.pile_kinds |= u64::from(c - 1) << (2 * n);
+                self.game.pile_face(n, c);
                 n += 1;
                 debt = c;
                 payer ^= 1;
@@ -340,21 +324,11 @@ impl Node {
                 break;
             }
         }
-        let g = &mut self.game;
         let w = payer ^ 1;
-        // len[w] + n <= MAX_CARDS and n >= 1, so the shifts stay below 64.
-        let lw = g.len[w];
-        g.faces[w] |= g.pile_faces << lw;
-        g.kinds[w] |= g.pile_kinds << (2 * lw);
-        g.len[w] += n;
-        g.pile_faces = 0;
-        g.pile_kinds = 0;
-        g.n = 0;
-        g.debt = 0;
-        g.next = w as u32;
+        self.game.take_pile(w, n);
         self.tricks += 1;
         self.cards += n as u64;
-        if g.len[payer] == 0 {
+        if self.game.len[payer] == 0 {
             return Sim::End {
                 winner: w as u8,
                 cards: 0,
@@ -367,10 +341,7 @@ impl Node {
     /// unread).
     #[inline(always)]
     fn pop<const FIXED: bool>(&mut self, p: usize, k: u32) {
-        let g = &mut self.game;
-        g.faces[p] = shr(g.faces[p], k);
-        g.kinds[p] = shr(g.kinds[p], 2 * k);
-        g.len[p] -= k;
+        self.game.pop(p, k);
         if !FIXED {
             self.unknown[p] = shr(self.unknown[p], k);
         }
@@ -382,21 +353,14 @@ impl Node {
             .map(|i| {
                 if self.unknown[p] >> i & 1 == 1 {
                     UNKNOWN
-                } else if self.game.faces[p] >> i & 1 == 1 {
-                    penalty(self.game.kinds[p], i) as Card
                 } else {
-                    0
+                    self.game.card(p, i)
                 }
             })
             .collect()
     }
 }
 
-/// The penalty of the card at `i` of a hand known to be a penalty card.
-#[inline(always)]
-fn penalty(kinds: u64, i: u32) -> u32 {
-    (shr(kinds, 2 * i) & 3) as u32 + 1
-}
 
 
 /// The fixed data of one search.
@@ -430,7 +394,7 @@ fn root(deck: &DeckSpec, lanes: bool) -> (Ctx, Node) {
         *s = size;
         size *= c + 1;
     }
-    let all = |k: u32| if k >= 64 { u64::MAX } else { (1u64 << k) - 1 };
+    let all = |k: u32| if k >= 32 { u32::MAX } else { (1u32 << k) - 1 };
     let node = Node {
         game: Game {
             faces: dealt.map(all),
@@ -475,9 +439,33 @@ const IN_PLACE_TRICKS: u64 = 1000;
 /// Fully fixed games waiting for the [`Lanes`]: enough that the lanes rarely run short.
 const BATCH: usize = 512;
 
+/// What the search keeps of a fully fixed game while it waits for the lanes.
+#[derive(Clone, Copy)]
+struct Leaf {
+    deal: Packed,
+    tricks: u64,
+    cards: u64,
+}
+
+impl Leaf {
+    fn node(&self, game: Game) -> Node {
+        Node {
+            game,
+            deal: self.deal,
+            unknown: [0; 2],
+            unread: [0; 2],
+            kinds_left: 0,
+            remaining: [0; KINDS],
+            weight_index: 0,
+            tricks: self.tricks,
+            cards: self.cards,
+        }
+    }
+}
+
 /// The search's scratch: the fully fixed games waiting for the lanes.
 pub struct Scratch {
-    nodes: Vec<Node>,
+    leaves: Vec<Leaf>,
     games: Vec<Game>,
     lanes: Lanes,
 }
@@ -485,7 +473,7 @@ pub struct Scratch {
 impl Default for Scratch {
     fn default() -> Self {
         Scratch {
-            nodes: Vec::with_capacity(BATCH),
+            leaves: Vec::with_capacity(BATCH),
             games: Vec::with_capacity(BATCH),
             lanes: Lanes::default(),
         }
@@ -500,12 +488,16 @@ fn advance(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats, scratch: &mu
     if node.kinds_left <= 1 {
         if node.kinds_left == 1 {
             // Every unread card is now determined: fix them all.
-            fill_unknowns(ctx, node);
+            fill_unknowns(node);
         }
         if ctx.lanes {
-            scratch.nodes.push(*node);
+            scratch.leaves.push(Leaf {
+                deal: node.deal,
+                tricks: node.tricks,
+                cards: node.cards,
+            });
             scratch.games.push(node.game);
-            if scratch.nodes.len() == BATCH {
+            if scratch.leaves.len() == BATCH {
                 flush(ctx, stats, scratch);
             }
         } else {
@@ -531,7 +523,7 @@ fn advance(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats, scratch: &mu
 /// Plays the fully fixed games waiting in `scratch` in the lanes and counts them.
 fn flush(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch) {
     let Scratch {
-        nodes,
+        leaves,
         games,
         lanes,
     } = scratch;
@@ -541,14 +533,14 @@ fn flush(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch) {
             tricks,
             cards,
         } => {
-            let node = &nodes[i];
-            let (tricks, played) = (node.tricks + tricks, node.cards + cards);
-            record_end(ctx, node, stats, 1, winner, tricks, played);
+            let leaf = &leaves[i];
+            let (tricks, played) = (leaf.tricks + tricks, leaf.cards + cards);
+            record(ctx, leaf.deal, &[0; KINDS], stats, 1, winner, tricks, played);
         }
         // Rare: play it again, one by one, on to the cycle engine.
-        Finish::TooLong => play_fixed(ctx, &mut nodes[i].clone(), stats),
+        Finish::TooLong => play_fixed(ctx, &mut leaves[i].node(games[i]), stats),
     });
-    nodes.clear();
+    leaves.clear();
     games.clear();
 }
 
@@ -564,11 +556,28 @@ fn record_end(
     tricks: u64,
     played: u64,
 ) {
+    let deal = node.deal;
+    record(ctx, deal, &node.remaining, stats, weight, winner, tricks, played);
+}
+
+/// [`record_end`] of the subtree of `deal` with the cards `remaining` not fixed.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn record(
+    ctx: &Ctx,
+    deal: Packed,
+    remaining: &[u8; KINDS],
+    stats: &mut ExhaustiveStats,
+    weight: u64,
+    winner: u8,
+    tricks: u64,
+    played: u64,
+) {
     stats.deals += weight;
     stats.wins[winner as usize] += weight;
     if stats.may_be_longest(played, tricks) {
         stats.offer_longest(Longest {
-            deal: smallest_completion(ctx, node),
+            deal: smallest_completion(ctx, deal, remaining),
             cards: played,
             tricks,
         });
@@ -598,12 +607,8 @@ fn play_fixed(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats) {
 fn child(ctx: &Ctx, node: &Node, kind: usize) -> Node {
     let mut c = *node;
     let p = node.game.next as usize;
-    // The unread card counts as a penalty card with kind bits 0.
-    if kind == 0 {
-        c.game.faces[p] &= !1;
-    } else {
-        c.game.kinds[p] |= kind as u64 - 1;
-    }
+    // The unread card counts as a penalty card of kind 1.
+    c.game.set(p, 0, kind as Card);
     c.unknown[p] &= !1;
     c.remaining[kind] -= 1;
     c.kinds_left -= u8::from(c.remaining[kind] == 0);
@@ -615,38 +620,30 @@ fn child(ctx: &Ctx, node: &Node, kind: usize) -> Node {
 }
 
 /// Fixes every unread card to the one kind left.
-fn fill_unknowns(ctx: &Ctx, node: &mut Node) {
+fn fill_unknowns(node: &mut Node) {
     let kind = node.remaining.iter().position(|&c| c > 0).unwrap();
     for p in 0..2 {
-        let u = node.unread[p];
-        let unknown = node.unknown[p];
-        if kind == 0 {
-            node.game.faces[p] &= !unknown;
-        } else {
-            // Spread the mask to two bits a card (it is contiguous: a range of places).
-            let first = unknown.trailing_zeros().min(32);
-            let places = kind_places(first + u) & !kind_places(first);
-            node.game.kinds[p] |= (0x5555_5555_5555_5555 * (kind as u64 - 1)) & places;
-        }
+        node.game.set_all(p, node.unknown[p], kind as Card);
         node.unknown[p] = 0;
-        for i in 0..u {
-            let at = ctx.offset[p] + ctx.dealt[p] - node.unread[p] + i;
-            node.deal ^= ((UNKNOWN as Packed) ^ kind as Packed) << (4 * at);
-        }
         node.unread[p] = 0;
     }
+    // One bit at the bottom of every all-ones nibble of the deal; times (UNKNOWN ^ kind) flips
+    // each to `kind` without carries.
+    let d = node.deal;
+    let unknown = d & (d >> 1) & (d >> 2) & (d >> 3) & (Packed::MAX / 0xF);
+    node.deal = d ^ (unknown * (UNKNOWN ^ kind as Card) as Packed);
     node.remaining = [0; KINDS];
     node.kinds_left = 0;
     node.weight_index = 0;
 }
 
 /// The smallest deal of the subtree: the unfixed places filled with the remaining cards in order.
-fn smallest_completion(ctx: &Ctx, node: &Node) -> Vec<Card> {
-    let mut rest = node.remaining;
+fn smallest_completion(ctx: &Ctx, deal: Packed, remaining: &[u8; KINDS]) -> Vec<Card> {
+    let mut rest = *remaining;
     let mut kind = 0;
     (0..ctx.n as u32)
         .map(|i| {
-            let d = nibble(node.deal, i);
+            let d = nibble(deal, i);
             if d != UNKNOWN {
                 return d;
             }

@@ -9,9 +9,9 @@
 //! the queue at once. The exhaustive search hands its fully fixed subtrees (single deals, often
 //! in the middle of a trick) to this engine; `tests/search.rs` holds it to the reference engine.
 //!
-//! A hand is two words: `faces` has bit `i` set when card `i` (top first) is a penalty card, and
-//! `kinds` holds two bits a card, its penalty less one (0 for number cards). A hand holds at most
-//! 32 cards.
+//! A hand is three bit planes of a `u32`, bit `i` for its card `i` (top first): `faces` is set
+//! for penalty cards, and `lo` and `hi` hold the penalty less one (0 for number cards). So a hand
+//! holds at most 32 cards, and every lane variable is a `u32`: 16 lanes fill a 512-bit vector.
 
 /// The vector instructions the move loop is compiled for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,17 +49,19 @@ impl Isa {
 }
 
 /// Games in flight at once.
-pub const LANES: usize = 8;
+pub const LANES: usize = 16;
 
 /// A game at a move boundary, in the lanes' compact form.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Game {
-    pub faces: [u64; 2],
-    pub kinds: [u64; 2],
+    pub faces: [u32; 2],
+    pub lo: [u32; 2],
+    pub hi: [u32; 2],
     pub len: [u32; 2],
-    /// The cards of the trick in progress, like a hand (first card played lowest).
-    pub pile_faces: u64,
-    pub pile_kinds: u64,
+    /// The cards of the trick in progress, planes like a hand's (first card played lowest).
+    pub pile_faces: u32,
+    pub pile_lo: u32,
+    pub pile_hi: u32,
     /// Cards on the pile.
     pub n: u32,
     /// The player to play next (0 or 1).
@@ -78,14 +80,84 @@ impl Game {
         for (p, h) in [h0, h1].into_iter().enumerate() {
             assert!(h.len() <= 32, "a lane hand holds at most 32 cards");
             for (i, &c) in h.iter().enumerate() {
-                if c > 0 {
-                    g.faces[p] |= 1 << i;
-                    g.kinds[p] |= u64::from(c - 1) << (2 * i);
-                }
+                g.set(p, i as u32, c);
             }
             g.len[p] = h.len() as u32;
         }
         g
+    }
+
+    /// Sets card `i` of hand `p` (its place clear or a penalty card of kind 1) to penalty `c`.
+    #[inline(always)]
+    pub fn set(&mut self, p: usize, i: u32, c: u8) {
+        let bit = 1 << i;
+        if c == 0 {
+            self.faces[p] &= !bit;
+        } else {
+            self.faces[p] |= bit;
+            let k = u32::from(c - 1);
+            self.lo[p] |= (k & 1) << i;
+            self.hi[p] |= (k >> 1) << i;
+        }
+    }
+
+    /// Sets every card of hand `p` marked in `mask` (penalty cards of kind 1) to penalty `c`.
+    pub fn set_all(&mut self, p: usize, mask: u32, c: u8) {
+        if c == 0 {
+            self.faces[p] &= !mask;
+        } else {
+            let k = u32::from(c - 1);
+            self.lo[p] |= mask & (k & 1).wrapping_neg();
+            self.hi[p] |= mask & (k >> 1).wrapping_neg();
+        }
+    }
+
+    /// The penalty of card `i` of hand `p`, known to be a penalty card.
+    #[inline(always)]
+    pub fn penalty(&self, p: usize, i: u32) -> u32 {
+        1 + (shr(self.lo[p], i) & 1) + 2 * (shr(self.hi[p], i) & 1)
+    }
+
+    /// Card `i` of hand `p` as a penalty (0 for a number card).
+    pub fn card(&self, p: usize, i: u32) -> u8 {
+        if shr(self.faces[p], i) & 1 == 1 {
+            self.penalty(p, i) as u8
+        } else {
+            0
+        }
+    }
+
+    /// Takes the top `k` cards off hand `p` (`k` at most its length).
+    #[inline(always)]
+    pub fn pop(&mut self, p: usize, k: u32) {
+        self.faces[p] = shr(self.faces[p], k);
+        self.lo[p] = shr(self.lo[p], k);
+        self.hi[p] = shr(self.hi[p], k);
+        self.len[p] -= k;
+    }
+
+    /// Puts penalty card `c` on the pile at place `at` (number cards are just counted).
+    #[inline(always)]
+    pub fn pile_face(&mut self, at: u32, c: u32) {
+        self.pile_faces |= 1 << at;
+        self.pile_lo |= ((c - 1) & 1) << at;
+        self.pile_hi |= ((c - 1) >> 1) << at;
+    }
+
+    /// Player `w` takes the pile of `n` cards under their hand, and leads.
+    #[inline(always)]
+    pub fn take_pile(&mut self, w: usize, n: u32) {
+        let lw = self.len[w];
+        self.faces[w] |= shl(self.pile_faces, lw);
+        self.lo[w] |= shl(self.pile_lo, lw);
+        self.hi[w] |= shl(self.pile_hi, lw);
+        self.len[w] += n;
+        self.pile_faces = 0;
+        self.pile_lo = 0;
+        self.pile_hi = 0;
+        self.n = 0;
+        self.debt = 0;
+        self.next = w as u32;
     }
 }
 
@@ -99,25 +171,21 @@ pub enum Finish {
     TooLong,
 }
 
+/// `x >> s`, 0 once every bit is shifted out.
 #[inline(always)]
-fn shr(x: u64, s: u32) -> u64 {
-    if s >= 64 { 0 } else { x >> s }
+pub fn shr(x: u32, s: u32) -> u32 {
+    if s >= 32 { 0 } else { x >> s }
 }
 
+/// `x << s`, 0 once every bit is shifted out.
 #[inline(always)]
-fn shl(x: u64, s: u32) -> u64 {
-    if s >= 64 { 0 } else { x << s }
+pub fn shl(x: u32, s: u32) -> u32 {
+    if s >= 32 { 0 } else { x << s }
 }
 
 /// `if c { a } else { b }` as a mask, so the compiler keeps it a select.
 #[inline(always)]
-fn pick(c: bool, a: u64, b: u64) -> u64 {
-    let m = u64::from(c).wrapping_neg();
-    (a & m) | (b & !m)
-}
-
-#[inline(always)]
-fn pick32(c: bool, a: u32, b: u32) -> u32 {
+fn pick(c: bool, a: u32, b: u32) -> u32 {
     let m = u32::from(c).wrapping_neg();
     (a & m) | (b & !m)
 }
@@ -125,14 +193,17 @@ fn pick32(c: bool, a: u32, b: u32) -> u32 {
 /// The lanes, structure of arrays. `a` is the hand of the player to act, `b` the other's, `who`
 /// the seat of `a`.
 pub struct Lanes {
-    fa: [u64; LANES],
-    fb: [u64; LANES],
-    ka: [u64; LANES],
-    kb: [u64; LANES],
-    la: [u32; LANES],
-    lb: [u32; LANES],
-    pf: [u64; LANES],
-    pk: [u64; LANES],
+    fa: [u32; LANES],
+    fb: [u32; LANES],
+    la_: [u32; LANES],
+    lb_: [u32; LANES],
+    ha: [u32; LANES],
+    hb: [u32; LANES],
+    na: [u32; LANES],
+    nb: [u32; LANES],
+    pf: [u32; LANES],
+    pl: [u32; LANES],
+    ph: [u32; LANES],
     n: [u32; LANES],
     debt: [u32; LANES],
     who: [u32; LANES],
@@ -149,23 +220,27 @@ pub struct Lanes {
 
 impl Default for Lanes {
     fn default() -> Self {
+        let z = [0; LANES];
         Lanes {
-            fa: [0; LANES],
-            fb: [0; LANES],
-            ka: [0; LANES],
-            kb: [0; LANES],
-            la: [0; LANES],
-            lb: [0; LANES],
-            pf: [0; LANES],
-            pk: [0; LANES],
-            n: [0; LANES],
-            debt: [0; LANES],
-            who: [0; LANES],
-            tricks: [0; LANES],
-            cards: [0; LANES],
-            state: [0; LANES],
-            winner: [0; LANES],
-            last: [0; LANES],
+            fa: z,
+            fb: z,
+            la_: z,
+            lb_: z,
+            ha: z,
+            hb: z,
+            na: z,
+            nb: z,
+            pf: z,
+            pl: z,
+            ph: z,
+            n: z,
+            debt: z,
+            who: z,
+            tricks: z,
+            cards: z,
+            state: z,
+            winner: z,
+            last: z,
             slot: [0; LANES],
         }
     }
@@ -176,12 +251,15 @@ impl Lanes {
         let a = g.next as usize & 1;
         self.fa[i] = g.faces[a];
         self.fb[i] = g.faces[a ^ 1];
-        self.ka[i] = g.kinds[a];
-        self.kb[i] = g.kinds[a ^ 1];
-        self.la[i] = g.len[a];
-        self.lb[i] = g.len[a ^ 1];
+        self.la_[i] = g.lo[a];
+        self.lb_[i] = g.lo[a ^ 1];
+        self.ha[i] = g.hi[a];
+        self.hb[i] = g.hi[a ^ 1];
+        self.na[i] = g.len[a];
+        self.nb[i] = g.len[a ^ 1];
         self.pf[i] = g.pile_faces;
-        self.pk[i] = g.pile_kinds;
+        self.pl[i] = g.pile_lo;
+        self.ph[i] = g.pile_hi;
         self.n[i] = g.n;
         self.debt[i] = g.debt;
         self.who[i] = a as u32;
@@ -195,9 +273,7 @@ impl Lanes {
     #[inline(always)]
     fn step(&mut self, limit: u32) {
         for i in 0..LANES {
-            let (fa, fb, ka, kb, la, lb) = (
-                self.fa[i], self.fb[i], self.ka[i], self.kb[i], self.la[i], self.lb[i],
-            );
+            let (fa, fb, la, lb) = (self.fa[i], self.fb[i], self.na[i], self.nb[i]);
             let (n, debt) = (self.n[i], self.debt[i]);
             let lead = debt == 0;
             // Lead phase: a plays at steps 0, 2, ..., b at 1, 3, ...; it stops at the first
@@ -209,65 +285,76 @@ impl Lanes {
             let b_first = sb < sa;
             let step = sa.min(sb);
             let idx = step / 2;
-            let lx = pick32(b_first, lb, la);
-            let kx = pick(b_first, kb, ka);
+            let lx = pick(b_first, lb, la);
             let lead_end = idx >= lx;
-            let c_lead = (shr(kx, 2 * idx) & 3) as u32 + 1;
             // A payment of `a`: cards up to its first penalty card, or the whole debt.
             let z = fa.trailing_zeros();
             let face = z < debt.min(la);
-            let c_pay = (shr(ka, 2 * z) & 3) as u32 + 1;
+            // The penalty card played: b's card `idx` (lead, b first), else a's card `idx` or `z`.
+            let from_b = lead & b_first;
+            let j = pick(lead, idx, z);
+            let lo = pick(from_b, self.lb_[i], self.la_[i]);
+            let hi = pick(from_b, self.hb[i], self.ha[i]);
+            let k = (shr(lo, j) & 1) | (shr(hi, j) & 1) << 1;
+            let c = k + 1;
             let pay_end = !lead & !face & (la < debt);
             let face = !lead & face;
             let complete = !lead & !face & !pay_end;
             let lead_face = lead & !lead_end;
             let put = lead_face | face;
-            let c = pick32(lead, c_lead, c_pay);
-            let at = n + pick32(lead, step, z);
-            let pop_a = pick32(
+            let at = n + pick(lead, step, z);
+            let pop_a = pick(
                 lead,
                 step.div_ceil(2) + u32::from(!b_first),
-                pick32(face, z + 1, debt),
+                pick(face, z + 1, debt),
             );
-            let pop_b = pick32(lead, step / 2 + u32::from(b_first), 0);
+            let pop_b = pick(lead, step / 2 + u32::from(b_first), 0);
             let fa2 = shr(fa, pop_a);
-            let ka2 = shr(ka, 2 * pop_a);
-            let la2 = la.wrapping_sub(pop_a);
+            let la2 = shr(self.la_[i], pop_a);
+            let ha2 = shr(self.ha[i], pop_a);
+            let na2 = la.wrapping_sub(pop_a);
             let fb2 = shr(fb, pop_b);
-            let kb2 = shr(kb, 2 * pop_b);
-            let lb2 = lb.wrapping_sub(pop_b);
-            let pf2 = self.pf[i] | shl(u64::from(put), at);
-            let pk2 = self.pk[i] | shl(u64::from(c - 1) & pick(put, 3, 0), 2 * at);
-            let n2 = pick32(put, at + 1, n + debt);
+            let lb2 = shr(self.lb_[i], pop_b);
+            let hb2 = shr(self.hb[i], pop_b);
+            let nb2 = lb.wrapping_sub(pop_b);
+            let bit = shl(u32::from(put), at);
+            let pf2 = self.pf[i] | bit;
+            let pl2 = self.pl[i] | (bit & (k & 1).wrapping_neg());
+            let ph2 = self.ph[i] | (bit & (k >> 1).wrapping_neg());
+            let n2 = pick(put, at + 1, n + debt);
             // A finished payment: b takes the pile and leads.
-            let fb3 = pick(complete, fb2 | shl(pf2, lb2), fb2);
-            let kb3 = pick(complete, kb2 | shl(pk2, 2 * lb2), kb2);
-            let lb3 = pick32(complete, lb2.wrapping_add(n2), lb2);
+            let fb3 = pick(complete, fb2 | shl(pf2, nb2), fb2);
+            let lb3 = pick(complete, lb2 | shl(pl2, nb2), lb2);
+            let hb3 = pick(complete, hb2 | shl(ph2, nb2), hb2);
+            let nb3 = pick(complete, nb2.wrapping_add(n2), nb2);
             let tricks = self.tricks[i].wrapping_add(u32::from(complete));
-            self.cards[i] = self.cards[i].wrapping_add(pick32(complete, n2, 0));
+            self.cards[i] = self.cards[i].wrapping_add(pick(complete, n2, 0));
             self.tricks[i] = tricks;
             self.pf[i] = pick(complete, 0, pf2);
-            self.pk[i] = pick(complete, 0, pk2);
-            self.n[i] = pick32(complete, 0, n2);
-            self.debt[i] = pick32(complete, 0, c);
+            self.pl[i] = pick(complete, 0, pl2);
+            self.ph[i] = pick(complete, 0, ph2);
+            self.n[i] = pick(complete, 0, n2);
+            self.debt[i] = pick(complete, 0, c);
             let swap = (lead_face & !b_first) | face | complete;
             self.fa[i] = pick(swap, fb3, fa2);
             self.fb[i] = pick(swap, fa2, fb3);
-            self.ka[i] = pick(swap, kb3, ka2);
-            self.kb[i] = pick(swap, ka2, kb3);
-            self.la[i] = pick32(swap, lb3, la2);
-            self.lb[i] = pick32(swap, la2, lb3);
+            self.la_[i] = pick(swap, lb3, la2);
+            self.lb_[i] = pick(swap, la2, lb3);
+            self.ha[i] = pick(swap, hb3, ha2);
+            self.hb[i] = pick(swap, ha2, hb3);
+            self.na[i] = pick(swap, nb3, na2);
+            self.nb[i] = pick(swap, na2, nb3);
             let who = self.who[i];
             self.who[i] = who ^ u32::from(swap);
             // The end: a lead player without a card loses (the winner is the other of the one who
             // should play: b's opponent a when b was due), so does a payer short of the debt, and
             // a trick that empties its payer ends the game.
-            let over = complete & (la2 == 0);
+            let over = complete & (na2 == 0);
             let ended = (lead & lead_end) | pay_end | over;
             let winner_is_a = lead & lead_end & b_first;
-            self.winner[i] = pick32(winner_is_a, who, who ^ 1);
-            self.last[i] = pick32(lead, n + step, pick32(pay_end, n + la, 0));
-            let stop = pick32(ended, 1, pick32(tricks >= limit, 2, 0));
+            self.winner[i] = pick(winner_is_a, who, who ^ 1);
+            self.last[i] = pick(lead, n + step, pick(pay_end, n + la, 0));
+            let stop = pick(ended, 1, pick(tricks >= limit, 2, 0));
             self.state[i] = self.state[i].max(stop);
         }
     }
