@@ -211,8 +211,8 @@ pub struct Node {
     unknown: [u32; 2],
     /// How many they are.
     unread: [u32; 2],
-    /// Kinds with cards not fixed yet.
-    kinds_left: u8,
+    /// Kinds with cards not fixed yet, a bit each.
+    present: u8,
     /// Cards of each kind not fixed yet.
     remaining: [u8; KINDS],
     /// Index of `remaining` in `Ctx::weight` (mixed radix).
@@ -408,7 +408,7 @@ fn root(deck: &DeckSpec, lanes: bool) -> (Ctx, Node) {
         },
         unknown: dealt.map(all),
         unread: dealt,
-        kinds_left: deck.counts.iter().filter(|&&c| c > 0).count() as u8,
+        present: (0..KINDS).filter(|&k| deck.counts[k] > 0).fold(0, |m, k| m | 1 << k),
         remaining: deck.counts.map(|c| c as u8),
         weight_index: (0..KINDS).map(|k| deck.counts[k] * stride[k]).sum(),
         tricks: 0,
@@ -437,7 +437,7 @@ fn root(deck: &DeckSpec, lanes: bool) -> (Ctx, Node) {
 const IN_PLACE_TRICKS: u64 = 1000;
 
 /// Fully fixed games waiting for the [`Lanes`]: enough that the lanes rarely run short.
-const BATCH: usize = 512;
+const BATCH: usize = 4096;
 
 /// What the search keeps of a fully fixed game while it waits for the lanes.
 #[derive(Clone, Copy)]
@@ -454,7 +454,7 @@ impl Leaf {
             deal: self.deal,
             unknown: [0; 2],
             unread: [0; 2],
-            kinds_left: 0,
+            present: 0,
             remaining: [0; KINDS],
             weight_index: 0,
             tricks: self.tricks,
@@ -485,8 +485,8 @@ impl Default for Scratch {
 /// `scratch` for [`flush`].
 #[inline]
 fn advance(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats, scratch: &mut Scratch) -> bool {
-    if node.kinds_left <= 1 {
-        if node.kinds_left == 1 {
+    if node.present & node.present.wrapping_sub(1) == 0 {
+        if node.present != 0 {
             // Every unread card is now determined: fix them all.
             fill_unknowns(node);
         }
@@ -611,7 +611,7 @@ fn child(ctx: &Ctx, node: &Node, kind: usize) -> Node {
     c.game.set(p, 0, kind as Card);
     c.unknown[p] &= !1;
     c.remaining[kind] -= 1;
-    c.kinds_left -= u8::from(c.remaining[kind] == 0);
+    c.present &= !(u8::from(c.remaining[kind] == 0) << kind);
     c.weight_index -= ctx.stride[kind];
     let at = ctx.offset[p] + ctx.dealt[p] - c.unread[p];
     c.deal ^= ((UNKNOWN as Packed) ^ kind as Packed) << (4 * at);
@@ -621,7 +621,7 @@ fn child(ctx: &Ctx, node: &Node, kind: usize) -> Node {
 
 /// Fixes every unread card to the one kind left.
 fn fill_unknowns(node: &mut Node) {
-    let kind = node.remaining.iter().position(|&c| c > 0).unwrap();
+    let kind = node.present.trailing_zeros() as usize;
     for p in 0..2 {
         node.game.set_all(p, node.unknown[p], kind as Card);
         node.unknown[p] = 0;
@@ -633,7 +633,7 @@ fn fill_unknowns(node: &mut Node) {
     let unknown = d & (d >> 1) & (d >> 2) & (d >> 3) & (Packed::MAX / 0xF);
     node.deal = d ^ (unknown * (UNKNOWN ^ kind as Card) as Packed);
     node.remaining = [0; KINDS];
-    node.kinds_left = 0;
+    node.present = 0;
     node.weight_index = 0;
 }
 
@@ -695,10 +695,11 @@ fn finish(ctx: &Ctx, node: &Node, stats: &mut ExhaustiveStats) {
 /// Counts the whole subtree of `node` into `stats` (fully fixed games may wait in `scratch`).
 fn explore(ctx: &Ctx, mut node: Node, stats: &mut ExhaustiveStats, scratch: &mut Scratch) {
     if advance(ctx, &mut node, stats, scratch) {
-        for kind in 0..KINDS {
-            if node.remaining[kind] > 0 {
-                explore(ctx, child(ctx, &node, kind), stats, scratch);
-            }
+        let mut kinds = node.present;
+        while kinds != 0 {
+            let kind = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            explore(ctx, child(ctx, &node, kind), stats, scratch);
         }
     }
 }
@@ -809,7 +810,7 @@ mod tests {
                 deal: 0,
                 unknown: [0; 2],
                 unread: [0; 2],
-                kinds_left: 0,
+                present: 0,
                 remaining: [0; KINDS],
                 weight_index: 0,
                 tricks: 0,
