@@ -467,8 +467,71 @@ fn family_on_three_processes_equals_the_single_process_family() {
     assert_eq!(got["threads"], 6);
     assert_eq!(strip(got), want);
     assert!(outs[1].stdout.is_empty() && outs[2].stdout.is_empty());
-    let o = ansatz(&["family", "--shard", "0/2"]);
-    assert_eq!(o.status.code(), Some(2));
+}
+
+/// A family answer without its timing fields (and the thread count, which differs by design).
+fn family_answer(mut v: Value) -> Value {
+    for k in [
+        "seconds",
+        "positions_per_second",
+        "threads",
+        "command",
+        "version",
+    ] {
+        v.as_object_mut().unwrap().remove(k);
+    }
+    v
+}
+
+#[test]
+fn family_shards_merge_into_the_single_run_answer() {
+    // Source: arXiv:2403.13855 (2024), Appendix C (shared/data/games-2024.txt): its first game.
+    let first = super::common::data_lines("games-2024.txt")[0].clone();
+    // The 2024 paper's balanced deal (the default position), and the first constructed game.
+    for (position, n) in [(None, 3), (Some(first.as_str()), 4)] {
+        let dir = tmp(&format!("family-shards-{n}"));
+        let base: Vec<&str> = ["family", "--json", "-q"]
+            .into_iter()
+            .chain(position)
+            .collect();
+        let single = dir.join("single.json");
+        let want = run_ok(&with(&base, &["--out", single.to_str().unwrap()]));
+        assert!(want["closure_size"].as_u64().unwrap() > 1000);
+        let out = dir.join("family.json");
+        let mut files = Vec::new();
+        let mut sizes = 0;
+        for i in 0..n {
+            let v = run_ok(&with(
+                &base,
+                &[
+                    "--out",
+                    out.to_str().unwrap(),
+                    "--shard",
+                    &format!("{i}/{n}"),
+                ],
+            ));
+            sizes += v["closure_size"].as_u64().unwrap();
+            files.push(v["file"].as_str().unwrap().to_string());
+        }
+        assert_eq!(sizes, want["closure_size"].as_u64().unwrap());
+        assert!(!out.exists(), "a shard writes only its shard file");
+        files.reverse();
+        let mut args = vec!["merge".to_string(), "--json".into()];
+        args.extend(files.iter().cloned());
+        let got = run_ok(&args);
+        assert_eq!(family_answer(got), family_answer(want.clone()));
+        // merge writes the single run's --out file (the same command, without --shard).
+        let read = |p: &Path| -> Value {
+            serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+        };
+        let (saved, merged) = (read(&single), read(&out));
+        assert_eq!(family_answer(merged.clone()), family_answer(saved));
+        assert!(!merged["command"].as_str().unwrap().contains("--shard"));
+        // A missing shard is refused.
+        let o = ansatz(&["merge", &files[0]]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("missing"));
+    }
 }
 
 /// A random search with a few cycles, and an exhaustive one with cycles (both well under a second).

@@ -19,7 +19,7 @@ use crate::ansatz::enumerate::{DEFAULT_RANGES, Params};
 use crate::ansatz::find::{FindConfig, Method, RunReport, Search, build_library};
 use crate::ansatz::template::Template;
 use crate::card::{Card, NUMBER};
-use crate::dist::shard::{Shard, ShardFile};
+use crate::dist::shard::{ShardFile, beside};
 use crate::library::checkpoint::{Checkpoint, CheckpointError, RangeDone};
 use crate::library::fnv1a;
 use crate::library::{self, Enumeration, Library};
@@ -96,43 +96,11 @@ pub struct Args {
     dist: DistArgs,
 }
 
-/// The command line as recorded in the library: without the flags that only steer this
-/// invocation, so an interrupted and resumed run records the same command as an uninterrupted one.
+/// The command line as recorded in the library: an interrupted and resumed run records the same
+/// command as an uninterrupted one, and a split run the same as a single run.
 fn recorded_command() -> String {
-    let mut out = vec!["ansatz".to_string()];
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        if a == "--resume" {
-            continue;
-        }
-        // Distribution flags steer how the run is split, not what it finds: a cluster run,
-        // a merged job array and a single run record the same command.
-        if DIST_FLAGS.contains(&a.as_str()) {
-            args.next();
-            continue;
-        }
-        if DIST_FLAGS.iter().any(|f| a.starts_with(&format!("{f}="))) {
-            continue;
-        }
-        if a == "--stop-after-ranges" {
-            args.next();
-            continue;
-        }
-        if a.starts_with("--stop-after-ranges=") {
-            continue;
-        }
-        out.push(a);
-    }
-    out.join(" ")
+    super::cluster::recorded_command(&["--stop-after-ranges"], &["--resume"])
 }
-
-const DIST_FLAGS: &[&str] = &[
-    "--shard",
-    "--hosts",
-    "--process",
-    "--workers",
-    "--connect-timeout",
-];
 
 fn face_kind(c: char) -> Result<Card> {
     Ok(match c.to_ascii_uppercase() {
@@ -209,7 +177,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     // A shard keeps its own checkpoint, so each array task resumes alone.
     let (ck_path, fingerprint) = match shard {
         Some(s) => (
-            checkpoint_path(&shard_path(&args.out, s)),
+            checkpoint_path(&beside(&args.out, s)),
             format!("{fingerprint} shard={s}"),
         ),
         None => (checkpoint_path(&args.out), fingerprint),
@@ -302,7 +270,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Ok(())
     };
     if let Some(s) = shard {
-        let path = shard_path(&args.out, s);
+        let path = beside(&args.out, s);
         let context = FindContext {
             template_text: match &args.template {
                 Some(p) => Some(
@@ -537,13 +505,6 @@ fn import(args: &Args, template: &Template, text_path: &Path) -> Result<ExitCode
         0,
     )?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// `OUT.shard-I-of-N`: the shard file of a `--shard I/N` run writing the library OUT.
-fn shard_path(out: &Path, s: Shard) -> PathBuf {
-    let mut name = out.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".{}", s.suffix()));
-    out.with_file_name(name)
 }
 
 /// What `ansatz merge` needs, besides the shards' pieces, to write the single-run library.

@@ -3,5 +3,6 @@
 
 pub mod closure;
 pub mod cluster;
+pub mod family;
 pub mod owner;
 pub mod shard;

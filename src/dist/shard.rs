@@ -69,6 +69,13 @@ impl Shard {
     }
 }
 
+/// `PATH.shard-I-of-N`: the shard file of a `--shard I/N` run whose single run writes `path`.
+pub fn beside(path: &Path, shard: Shard) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{}", shard.suffix()));
+    path.with_file_name(name)
+}
+
 /// What one shard hands to `ansatz merge`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShardFile {
