@@ -222,9 +222,24 @@ fn wait_all(children: Vec<Child>, limit: Duration) -> Vec<Output> {
 
 /// Runs `base` as a cluster of `n` processes with `workers` threads each on loopback.
 fn cluster(base: &[&str], n: usize, workers: usize, dir: &Path, extra: &[&str]) -> Vec<Output> {
+    wait_all(
+        spawn_cluster(base, n, workers, dir, extra),
+        Duration::from_secs(60),
+    )
+}
+
+/// Starts `base` as a cluster of `n` processes with `workers` threads each on loopback (fresh
+/// ports); process `i` writes to `dir/pI` unless `extra` names `--out`.
+fn spawn_cluster(
+    base: &[&str],
+    n: usize,
+    workers: usize,
+    dir: &Path,
+    extra: &[&str],
+) -> Vec<Child> {
     let hosts = dir.join("hosts");
     std::fs::write(&hosts, free_hosts(n)).unwrap();
-    let children: Vec<Child> = (0..n)
+    (0..n)
         .map(|i| {
             let mut more = vec![
                 "--hosts".to_string(),
@@ -246,8 +261,7 @@ fn cluster(base: &[&str], n: usize, workers: usize, dir: &Path, extra: &[&str]) 
                 &more.iter().map(String::as_str).collect::<Vec<_>>(),
             ))
         })
-        .collect();
-    wait_all(children, Duration::from_secs(60))
+        .collect()
 }
 
 #[test]
@@ -312,6 +326,94 @@ fn a_cluster_resumes_from_process_0s_checkpoint() {
     )));
     let got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
     same(&answer(got), &want, "resumed cluster");
+}
+
+/// Complete records in a checkpoint log (`library::checkpoint`: magic, version, then frames of
+/// length, checksum and payload; the first record is the run's fingerprint).
+fn checkpoint_records(path: &Path) -> usize {
+    let Ok(bytes) = std::fs::read(path) else {
+        return 0;
+    };
+    let (mut at, mut n) = (12, 0);
+    while at + 12 <= bytes.len() {
+        let len = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        if at + 12 + len > bytes.len() {
+            break;
+        }
+        at += 12 + len;
+        n += 1;
+    }
+    n
+}
+
+// Fail-stop: a process killed with SIGKILL mid-run stops the others (exit 2, a one-line message,
+// no hang); process 0's checkpoint keeps the units finished before, and a restarted cluster with
+// --resume ends with the single run's answer. A resumed run that played its logged units again
+// would count their decks twice, so the equal answer also shows that they were skipped.
+#[test]
+fn a_killed_process_stops_the_cluster_and_resume_finishes_the_job() {
+    // The whole assembly (75 units, about 3 s of one core): long enough to be killed mid-run.
+    let base: &[&str] = &["assemble", "--balance", "--json", "-q"];
+    let dir = tmp("fail-stop");
+    let ckpt = dir.join("p0/assemble-paper-2024-k3-balance.checkpoint");
+    let mut children = spawn_cluster(base, 3, 1, &dir, &[]);
+    let start = Instant::now();
+    // Kill process 2 once process 0 has logged a finished unit (after the fingerprint record).
+    while checkpoint_records(&ckpt) < 2 {
+        let ended = children.iter_mut().any(|c| c.try_wait().unwrap().is_some());
+        if ended || start.elapsed() > Duration::from_secs(60) {
+            for c in &mut children {
+                let _ = c.kill();
+            }
+            panic!("the cluster ended or logged nothing before the kill (ended: {ended})");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    children[2].kill().unwrap();
+    let killed = Instant::now();
+    let outs = wait_all(children, Duration::from_secs(60));
+    assert!(
+        killed.elapsed() < Duration::from_secs(30),
+        "the others took {:?} to stop",
+        killed.elapsed()
+    );
+    assert!(!outs[2].status.success());
+    for (i, o) in outs[..2].iter().enumerate() {
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "process {i}: {err}");
+        assert!(
+            err.contains("cluster peer failed") && err.contains("--resume"),
+            "process {i}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "process {i}: {err}");
+        assert!(o.stdout.is_empty(), "process {i} printed a result");
+    }
+    let logged = checkpoint_records(&ckpt);
+    assert!(logged >= 2, "the finished units were lost");
+
+    let outs = cluster(base, 3, 1, &dir, &["--resume"]);
+    for (i, o) in outs.iter().enumerate() {
+        assert!(
+            o.status.success(),
+            "resumed process {i}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
+    let want = answer(run_ok(&with(
+        base,
+        &[
+            "--out",
+            dir.join("single").to_str().unwrap(),
+            "--threads",
+            "2",
+        ],
+    )));
+    same(&answer(got), &want, "resumed after a kill");
+    assert!(
+        result_files(&dir.join("p0")) == result_files(&dir.join("single")),
+        "resumed result files differ"
+    );
 }
 
 #[test]
