@@ -257,10 +257,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     );
     // Distribution (`--shard`, `--hosts`): without those flags this is the single-process run.
     let mode = args.dist.mode()?;
-    let shard = match &mode {
-        Mode::Shard(s) => Some(*s),
-        _ => None,
-    };
+    let shard = mode.shard();
     // A shard keeps its own checkpoint (and fingerprint), so each array task resumes alone.
     let (ckpt_stem, fingerprint) = match shard {
         Some(s) => (
@@ -270,7 +267,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         None => (stem.clone(), fingerprint),
     };
     // In a cluster only process 0 logs and writes; the others compute and exit quietly.
-    let lead = !matches!(&mode, Mode::Cluster(c) if c.process != 0);
+    let lead = mode.lead();
     let ckpt_path = args.out.join(format!("{ckpt_stem}.checkpoint"));
     let pool = super::bench::pool(args.threads)?;
 

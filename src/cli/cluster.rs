@@ -32,12 +32,7 @@ pub struct DistArgs {
     connect_timeout: u64,
 }
 
-/// How a run is split.
-pub enum Mode {
-    Single,
-    Shard(Shard),
-    Cluster(Cluster),
-}
+pub use crate::dist::Mode;
 
 impl DistArgs {
     pub fn mode(&self) -> Result<Mode> {

@@ -170,10 +170,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let fingerprint = config.fingerprint();
     let search = Arc::new(Search::new(config).map_err(|e| BadInput(e.to_string()))?);
-    let shard = match &mode {
-        Mode::Shard(s) => Some(*s),
-        _ => None,
-    };
+    let shard = mode.shard();
     // A shard keeps its own checkpoint, so each array task resumes alone.
     let (ck_path, fingerprint) = match shard {
         Some(s) => (
@@ -182,7 +179,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ),
         None => (checkpoint_path(&args.out), fingerprint),
     };
-    let lead = !matches!(&mode, Mode::Cluster(c) if c.process != 0);
+    let lead = mode.lead();
     // A cluster connects first: if it never forms, no checkpoint is left behind.
     let mut connection = match &mode {
         Mode::Cluster(c) => Some(c.connect().map_err(|e| BadInput(e.to_string()))?),
