@@ -18,12 +18,13 @@ use super::output::{BadInput, Out};
 use super::progress;
 use crate::ansatz::template::Template;
 use crate::assemble::candidates::Frame;
+use crate::assemble::cluster::{ClusterJob, run_cluster};
+use crate::assemble::records::{FamilyDone, Record, family_done};
 use crate::assemble::{CycleHit, Faces, Plan, UnitDone, merge};
 use crate::backward::closure::Config as ClosureConfig;
-use crate::backward::family::family;
 use crate::card::{Card, DeckSpec};
 use crate::dist::shard::ShardFile;
-use crate::library::checkpoint::Checkpoint;
+use crate::dist::start::{Resume, Started, start};
 use crate::library::fnv1a;
 use crate::library::{self, Library, write_atomic};
 use crate::position::Position;
@@ -100,23 +101,6 @@ pub struct Args {
     stop_after_units: Option<usize>,
     #[command(flatten)]
     dist: DistArgs,
-}
-
-/// One checkpoint record: a finished unit of decks, or a finished family.
-#[derive(Serialize, Deserialize, Clone, Debug)]
-pub(super) enum Record {
-    Unit(UnitDone),
-    Family(FamilyDone),
-}
-
-/// What a cycle's family contributes to the result.
-#[derive(Serialize, Deserialize, Clone, Debug)]
-pub(super) struct FamilyDone {
-    cycle_key: u128,
-    closure_size: u64,
-    complete: bool,
-    max_depth: u64,
-    balanced: Vec<String>,
 }
 
 fn parse_faces(s: &str) -> Result<Faces, String> {
@@ -272,32 +256,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let pool = super::bench::pool(args.threads)?;
 
     // A cluster connects first: if it never forms, no checkpoint is left behind.
-    let mut connection = match &mode {
-        Mode::Cluster(c) => Some(c.connect().map_err(|e| BadInput(e.to_string()))?),
-        _ => None,
-    };
-    if lead && args.resume && !ckpt_path.exists() {
-        return Err(BadInput(format!(
-            "--resume: no checkpoint at {} (run without --resume to start)",
-            ckpt_path.display()
-        ))
-        .into());
-    }
-    let (log, previous) = if !lead {
-        (None, Vec::new())
-    } else if args.resume {
-        let (log, recs) = Checkpoint::<Record>::resume(&ckpt_path, &fingerprint)
-            .map_err(|e| BadInput(e.to_string()))?;
-        (Some(log), recs)
+    let resume = if args.resume {
+        Resume::Existing
     } else {
-        (
-            Some(
-                Checkpoint::<Record>::create(&ckpt_path, &fingerprint)
-                    .map_err(|e| BadInput(e.to_string()))?,
-            ),
-            Vec::new(),
-        )
+        Resume::No
     };
+    let Started {
+        mut connection,
+        log,
+        previous,
+    } = start::<Record>(&mode, &ckpt_path, &fingerprint, resume)
+        .map_err(|e| BadInput(e.to_string()))?;
     let log = Arc::new(Mutex::new(log));
     let mut done_units = Vec::new();
     let mut done_families = BTreeMap::new();
@@ -341,14 +310,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
         };
         let pb = progress::bar(total, "decks", args.quiet || args.json || !lead);
         let connection = connection.take().expect("connected above");
+        let bar = pb.clone();
         match run_cluster(
             cluster,
             connection,
             fnv1a(format!("assemble {fingerprint} workers={}", cluster.workers).as_bytes()),
             job,
             Arc::new(note),
-            pb.clone(),
-        )? {
+            Arc::new(move |n| bar.inc(n)),
+        )
+        .map_err(|e| BadInput(e.to_string()))?
+        {
             None => return Ok(ExitCode::SUCCESS),
             Some(r) => {
                 pb.finish_and_clear();
@@ -500,20 +472,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The family of one cycle, reached from a deck (player 1's hand) that plays into it. It depends
-/// on the cycle alone, whichever deck reaches it.
-fn family_done(key: u128, deck: &[Card], frame: &Frame, cfg: &ClosureConfig) -> FamilyDone {
-    let pos = Position::new(deck.to_vec(), frame.other.clone(), frame.to_move);
-    let fam = family(&pos, cfg, &|_| {}).expect("the deck was seen to cycle");
-    FamilyDone {
-        cycle_key: key,
-        closure_size: fam.closure_size,
-        complete: fam.complete,
-        max_depth: fam.max_depth,
-        balanced: fam.balanced.iter().map(|p| p.to_string()).collect(),
-    }
-}
-
 /// What `ansatz merge` needs, besides the records, to write the single-run answer.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub(super) struct RunContext {
@@ -627,144 +585,6 @@ fn finish(
     let meta: Value = serde_json::from_str(&ctx.meta)?;
     write_results(dir, &ctx.stem, &meta, &summary, units, !ctx.balance)?;
     Ok(summary)
-}
-
-/// Everything a cluster worker needs (shared by the workers of this process).
-struct ClusterJob {
-    plan: Arc<Plan>,
-    limit: u64,
-    keep_decks: bool,
-    cfg: ClosureConfig,
-    /// Finished work from process 0's checkpoint (empty elsewhere).
-    done_units: Vec<UnitDone>,
-    done_families: BTreeMap<u128, FamilyDone>,
-}
-
-/// What a cluster worker sends: a finished unit (to worker 0), or a cycle to build the family
-/// of (to the cycle's owner, by a fixed hash of its packed id, so each family is built once).
-#[derive(Serialize, Deserialize, Clone, Debug)]
-enum Msg {
-    Unit(UnitDone),
-    Cycle { key: u128, deck: Vec<Card> },
-}
-
-/// The cluster run: unit `i` runs on worker `i % workers`; finished units go to worker 0 (process
-/// 0), which logs them; distinct cycles go to their owners, which build the families and send
-/// them to worker 0. Returns the units and families at process 0, `None` elsewhere.
-fn run_cluster(
-    cluster: &crate::dist::cluster::Cluster,
-    connection: crate::dist::cluster::Connection,
-    job_fingerprint: u64,
-    job: ClusterJob,
-    note: Arc<dyn Fn(&Record) + Send + Sync>,
-    pb: indicatif::ProgressBar,
-) -> Result<Option<(Vec<UnitDone>, Vec<FamilyDone>)>> {
-    use crate::dist::cluster::{position, round, round_collect, same_job};
-    use crate::dist::owner::owner;
-    let job = Arc::new(job);
-    pb.inc(job.done_units.iter().map(|u| u.decks).sum());
-    let results = cluster
-        .execute(connection, move |w| {
-            if !same_job(w, job_fingerprint) {
-                return Err(());
-            }
-            let (me, peers) = position(w);
-            // Round 1: worker 0 tells every worker which units and families are already done.
-            let seed: Vec<(u64, Vec<u32>, Vec<u128>)> = if me == 0 {
-                let units: Vec<u32> = job.done_units.iter().map(|u| u.index).collect();
-                let fams: Vec<u128> = job.done_families.keys().copied().collect();
-                (0..peers as u64)
-                    .map(|t| (t, units.clone(), fams.clone()))
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            let (done_idx, done_keys) = round_collect(w, seed, |x| x.0)
-                .pop()
-                .map(|x| (x.1, x.2))
-                .unwrap_or_default();
-            let done_idx: std::collections::HashSet<u32> = done_idx.into_iter().collect();
-            let done_keys: std::collections::HashSet<u128> = done_keys.into_iter().collect();
-
-            // Round 2: units run where they belong; results stream to worker 0, cycles to owners.
-            let cycles_of = |u: &UnitDone| -> Vec<Msg> {
-                u.cycles
-                    .iter()
-                    .map(|c| Msg::Cycle {
-                        key: c.cycle_key,
-                        deck: c.deck.clone(),
-                    })
-                    .collect()
-            };
-            let previous: Vec<Msg> = if me == 0 {
-                job.done_units.iter().flat_map(cycles_of).collect()
-            } else {
-                Vec::new()
-            };
-            let j = job.clone();
-            let fresh = j
-                .plan
-                .unit_limits(j.limit)
-                .into_iter()
-                .filter(move |&(i, _)| i as usize % peers == me && !done_idx.contains(&i))
-                .flat_map(|(i, lim)| {
-                    let u = j.plan.run_unit(i, lim, j.keep_decks);
-                    let mut msgs = cycles_of(&u);
-                    msgs.insert(0, Msg::Unit(u));
-                    msgs
-                });
-            let mut units: Vec<UnitDone> = Vec::new();
-            let mut owned: BTreeMap<u128, Vec<Card>> = BTreeMap::new();
-            round(
-                w,
-                previous.into_iter().chain(fresh),
-                move |m: &Msg| match m {
-                    Msg::Unit(_) => 0,
-                    Msg::Cycle { key, .. } => owner(*key, peers) as u64,
-                },
-                &mut |m| match m {
-                    Msg::Unit(u) => {
-                        note(&Record::Unit(u.clone()));
-                        pb.inc(u.decks);
-                        units.push(u);
-                    }
-                    Msg::Cycle { key, deck } => {
-                        owned.entry(key).or_insert(deck);
-                    }
-                },
-            );
-
-            // Round 3: each owner builds the families of its cycles; they go to worker 0.
-            let frame = &job.plan.frame;
-            let fams = owned
-                .iter()
-                .filter(|(k, _)| !done_keys.contains(k))
-                .map(|(k, deck)| family_done(*k, deck, frame, &job.cfg));
-            let mut families: Vec<FamilyDone> = Vec::new();
-            round(w, fams, |_| 0, &mut |f: FamilyDone| {
-                note(&Record::Family(f.clone()));
-                families.push(f);
-            });
-            if me != 0 {
-                return Ok(None);
-            }
-            // The finished work of an earlier attempt joins the new, in unit order as a single
-            // run gives it (the decks file lists decks in unit order).
-            units.extend(job.done_units.iter().cloned());
-            units.sort_by_key(|u| u.index);
-            families.extend(job.done_families.values().cloned());
-            Ok(Some((units, families)))
-        })
-        .map_err(|e| BadInput(e.to_string()))?;
-    let results: Vec<_> = results
-        .into_iter()
-        .collect::<Result<_, ()>>()
-        .map_err(|_| {
-            BadInput(
-                "the cluster's processes run different jobs: start every process with the same command, arguments and --workers (only --process differs)".into(),
-            )
-        })?;
-    Ok(results.into_iter().flatten().next())
 }
 
 fn short_name(name: &str) -> String {

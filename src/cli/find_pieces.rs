@@ -17,10 +17,12 @@ use super::output::{BadInput, Out};
 use super::progress;
 use crate::ansatz::enumerate::{DEFAULT_RANGES, Params};
 use crate::ansatz::find::{FindConfig, Method, RunReport, Search, build_library};
+use crate::ansatz::find_cluster::run_cluster;
 use crate::ansatz::template::Template;
 use crate::card::{Card, NUMBER};
 use crate::dist::shard::{ShardFile, beside};
-use crate::library::checkpoint::{Checkpoint, CheckpointError, RangeDone};
+use crate::dist::start::{Resume, Started, start};
+use crate::library::checkpoint::{CheckpointError, RangeDone};
 use crate::library::fnv1a;
 use crate::library::{self, Enumeration, Library};
 use crate::notation::{Notation, parse_hand};
@@ -181,26 +183,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let lead = mode.lead();
     // A cluster connects first: if it never forms, no checkpoint is left behind.
-    let mut connection = match &mode {
-        Mode::Cluster(c) => Some(c.connect().map_err(|e| BadInput(e.to_string()))?),
-        _ => None,
-    };
-    let (checkpoint, done) = if !lead {
-        (None, Vec::new())
-    } else if args.resume {
-        let (c, d) =
-            Checkpoint::<crate::library::checkpoint::RangeDone>::resume(&ck_path, &fingerprint)
-                .map_err(checkpoint_error)?;
-        (Some(c), d)
+    let resume = if args.resume {
+        Resume::OrStart
     } else {
-        (
-            Some(
-                Checkpoint::<crate::library::checkpoint::RangeDone>::create(&ck_path, &fingerprint)
-                    .map_err(checkpoint_error)?,
-            ),
-            Vec::new(),
-        )
+        Resume::No
     };
+    let Started {
+        mut connection,
+        log: checkpoint,
+        previous: done,
+    } = start::<RangeDone>(&mode, &ck_path, &fingerprint, resume)
+        .map_err(|e| BadInput(e.to_string()))?;
     let resumed_ranges = done.len();
     let checkpoint = Arc::new(Mutex::new(checkpoint));
     let pb = progress::bar(
@@ -218,6 +211,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let report: RunReport = if let Mode::Cluster(cluster) = &mode {
         let connection = connection.take().expect("connected above");
+        let bar = pb.clone();
         match run_cluster(
             cluster,
             connection,
@@ -225,8 +219,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             search.clone(),
             done,
             Arc::new(record),
-            pb.clone(),
-        )? {
+            Arc::new(move |n| bar.inc(n)),
+        )
+        .map_err(|e| BadInput(e.to_string()))?
+        {
             Some(r) => r,
             None => return Ok(ExitCode::SUCCESS),
         }
@@ -590,86 +586,4 @@ pub(super) fn merge_shards(
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// Logs a finished range to the checkpoint (process 0).
-type Recorder = dyn Fn(&RangeDone) -> Result<(), CheckpointError> + Send + Sync;
-
-/// The cluster run: range `i` runs on worker `i % workers`; finished ranges go to worker 0
-/// (process 0), which logs them. Returns the report at process 0, `None` elsewhere.
-fn run_cluster(
-    cluster: &crate::dist::cluster::Cluster,
-    connection: crate::dist::cluster::Connection,
-    job_fingerprint: u64,
-    search: Arc<Search>,
-    done: Vec<RangeDone>,
-    record: Arc<Recorder>,
-    pb: indicatif::ProgressBar,
-) -> Result<Option<RunReport>> {
-    use crate::dist::cluster::{position, round, round_collect, same_job};
-    let done = Arc::new(done);
-    let total_ranges = search.ranges();
-    pb.inc(done.iter().map(|r| r.candidates).sum());
-    let results = cluster
-        .execute(connection, move |w| {
-            if !same_job(w, job_fingerprint) {
-                return Err(());
-            }
-            let (me, peers) = position(w);
-            // Round 1: worker 0 tells every worker which ranges are already done.
-            let seed: Vec<(u64, Vec<u32>)> = if me == 0 {
-                let idx: Vec<u32> = done.iter().map(|r| r.index).collect();
-                (0..peers as u64).map(|t| (t, idx.clone())).collect()
-            } else {
-                Vec::new()
-            };
-            let finished: std::collections::HashSet<u32> = round_collect(w, seed, |x| x.0)
-                .pop()
-                .map(|x| x.1)
-                .unwrap_or_default()
-                .into_iter()
-                .collect();
-            // Round 2: ranges run where they belong; each streams to worker 0 when finished.
-            let s = search.clone();
-            let mine = (0..search.ranges())
-                .filter(move |&i| i % peers == me && !finished.contains(&(i as u32)))
-                .map(move |i| s.run_range(i));
-            let mut got: Vec<RangeDone> = Vec::new();
-            let mut failure: Option<CheckpointError> = None;
-            round(w, mine, |_| 0, &mut |r: RangeDone| {
-                if let Err(e) = record(&r) {
-                    failure.get_or_insert(e);
-                }
-                pb.inc(r.candidates);
-                got.push(r);
-            });
-            if me != 0 {
-                return Ok(None);
-            }
-            if let Some(e) = failure {
-                return Ok(Some(Err(e)));
-            }
-            got.extend(done.iter().cloned());
-            got.sort_by_key(|r| r.index);
-            Ok(Some(Ok(got)))
-        })
-        .map_err(|e| BadInput(e.to_string()))?;
-    let results: Vec<_> = results
-        .into_iter()
-        .collect::<Result<_, ()>>()
-        .map_err(|_| {
-            BadInput(
-                "the cluster's processes run different jobs: start every process with the same command, arguments and --workers (only --process differs)".into(),
-            )
-        })?;
-    let Some(ranges) = results.into_iter().flatten().next() else {
-        return Ok(None);
-    };
-    let ranges = ranges.map_err(checkpoint_error)?;
-    Ok(Some(RunReport {
-        complete: ranges.len() == total_ranges,
-        ranges_done: ranges.len(),
-        candidates: ranges.iter().map(|r| r.candidates).sum(),
-        pieces: ranges.into_iter().flat_map(|r| r.pieces).collect(),
-    }))
 }

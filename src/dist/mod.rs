@@ -7,6 +7,7 @@ pub mod family;
 pub mod lockstep;
 pub mod owner;
 pub mod shard;
+pub mod start;
 
 /// How a run is split: one process, one shard of a job array, or one process of a cluster.
 #[derive(Clone, Debug, PartialEq, Eq)]
