@@ -91,6 +91,39 @@ fn result_files(dir: &Path) -> Vec<(String, String)> {
     files
 }
 
+/// Runs the `n` shards of `base` (with `more`, e.g. `--out`) and returns their JSON summaries,
+/// last shard first: merge must not depend on the order it is given the files in.
+fn run_shards(base: &[&str], n: usize, more: &[&str]) -> Vec<Value> {
+    let mut shards: Vec<Value> = (0..n)
+        .map(|i| {
+            run_ok(&with(
+                base,
+                &[more, &["--shard", &format!("{i}/{n}")]].concat(),
+            ))
+        })
+        .collect();
+    shards.reverse();
+    shards
+}
+
+/// The shard files the summaries name.
+fn files_of(shards: &[Value]) -> Vec<String> {
+    shards
+        .iter()
+        .map(|v| v["file"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// `ansatz merge --json [--out OUT] FILES`, which must succeed.
+fn merge_ok(files: &[String], out: Option<&Path>) -> Value {
+    let mut args = vec!["merge".to_string(), "--json".into()];
+    if let Some(o) = out {
+        args.extend(["--out".into(), o.display().to_string()]);
+    }
+    args.extend(files.iter().cloned());
+    run_ok(&args)
+}
+
 #[test]
 fn shards_merge_into_the_single_run_answer() {
     for base in [LIMITED, BALANCED] {
@@ -101,32 +134,17 @@ fn shards_merge_into_the_single_run_answer() {
             &["--out", single.to_str().unwrap(), "--threads", "2"],
         )));
         let shards = dir.join("shards");
-        let mut files = Vec::new();
-        for i in 0..3 {
-            let v = run_ok(&with(
-                base,
-                &[
-                    "--out",
-                    shards.to_str().unwrap(),
-                    "--shard",
-                    &format!("{i}/3"),
-                    "--threads",
-                    "1",
-                ],
-            ));
-            files.push(v["file"].as_str().unwrap().to_string());
-        }
-        // Any order of the files gives the same answer.
-        files.reverse();
+        let files = files_of(&run_shards(
+            base,
+            3,
+            &["--out", shards.to_str().unwrap(), "--threads", "1"],
+        ));
         let merged = dir.join("merged");
-        let mut args = vec![
-            "merge".to_string(),
-            "--json".into(),
-            "--out".into(),
-            merged.display().to_string(),
-        ];
-        args.extend(files.iter().cloned());
-        same(&answer(run_ok(&args)), &want, &format!("merge {base:?}"));
+        same(
+            &answer(merge_ok(&files, Some(&merged))),
+            &want,
+            &format!("merge {base:?}"),
+        );
         assert!(
             result_files(&merged) == result_files(&single),
             "merged result files differ"
@@ -228,6 +246,21 @@ fn cluster(base: &[&str], n: usize, workers: usize, dir: &Path, extra: &[&str]) 
     )
 }
 
+/// Runs `base` as a cluster (as [`cluster`]) that must succeed: every process exits 0, process 0
+/// alone prints, and only the result, which this returns.
+fn cluster_ok(base: &[&str], n: usize, workers: usize, dir: &Path, extra: &[&str]) -> Value {
+    let outs = cluster(base, n, workers, dir, extra);
+    for (i, o) in outs.iter().enumerate() {
+        assert!(
+            o.status.success(),
+            "{base:?} process {i}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(i == 0 || o.stdout.is_empty(), "process {i} printed");
+    }
+    serde_json::from_str(&stdout(&outs[0])).unwrap()
+}
+
 /// Starts `base` as a cluster of `n` processes with `workers` threads each on loopback (fresh
 /// ports); process `i` writes to `dir/pI` unless `extra` names `--out`.
 fn spawn_cluster(
@@ -273,18 +306,9 @@ fn three_processes_on_loopback_give_the_single_process_answer() {
             base,
             &["--out", single.to_str().unwrap(), "--threads", "1"],
         )));
-        let outs = cluster(base, 3, workers, &dir, &[]);
-        for (i, o) in outs.iter().enumerate() {
-            assert!(
-                o.status.success(),
-                "process {i}: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-        }
         // Process 0 alone prints, and only the result.
-        let got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
+        let got = cluster_ok(base, 3, workers, &dir, &[]);
         same(&answer(got), &want, &format!("cluster {base:?}"));
-        assert!(outs[1].stdout.is_empty() && outs[2].stdout.is_empty());
         assert!(
             result_files(&dir.join("p0")) == result_files(&single),
             "cluster result files differ"
@@ -316,15 +340,11 @@ fn a_cluster_resumes_from_process_0s_checkpoint() {
     );
     assert_eq!(o.status.code(), Some(1));
     // ... which a cluster run with --resume skips, giving the whole answer.
-    let outs = cluster(LIMITED, 3, 1, &dir, &["--resume"]);
-    for o in &outs {
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    }
+    let got = cluster_ok(LIMITED, 3, 1, &dir, &["--resume"]);
     let want = answer(run_ok(&with(
         LIMITED,
         &["--out", dir.join("single").to_str().unwrap()],
     )));
-    let got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
     same(&answer(got), &want, "resumed cluster");
 }
 
@@ -391,15 +411,7 @@ fn a_killed_process_stops_the_cluster_and_resume_finishes_the_job() {
     let logged = checkpoint_records(&ckpt);
     assert!(logged >= 2, "the finished units were lost");
 
-    let outs = cluster(base, 3, 1, &dir, &["--resume"]);
-    for (i, o) in outs.iter().enumerate() {
-        assert!(
-            o.status.success(),
-            "resumed process {i}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-    }
-    let got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
+    let got = cluster_ok(base, 3, 1, &dir, &["--resume"]);
     let want = answer(run_ok(&with(
         base,
         &[
@@ -486,14 +498,8 @@ fn find_pieces_shards_and_clusters_write_the_single_run_library() {
     let want = answer(run_ok(&with(FIND, &["--out", l])));
     let single = take("single.bin");
 
-    let mut files = Vec::new();
-    for i in 0..3 {
-        let v = run_ok(&with(FIND, &["--out", l, "--shard", &format!("{i}/3")]));
-        files.push(v["file"].as_str().unwrap().to_string());
-    }
-    let mut args = vec!["merge".to_string(), "--json".into()];
-    args.extend(files.iter().rev().cloned());
-    let mut merged = answer(run_ok(&args));
+    let files = files_of(&run_shards(FIND, 3, &["--out", l]));
+    let mut merged = answer(merge_ok(&files, None));
     merged
         .as_object_mut()
         .unwrap()
@@ -503,12 +509,7 @@ fn find_pieces_shards_and_clusters_write_the_single_run_library() {
     assert_eq!(merged, w);
     assert!(take("merged.bin") == single, "merged library differs");
 
-    let outs = cluster(FIND, 3, 2, &dir, &["--out", l]);
-    for o in &outs {
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    }
-    let mut got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
-    got = answer(got);
+    let mut got = answer(cluster_ok(FIND, 3, 2, &dir, &["--out", l]));
     got.as_object_mut().unwrap().remove("candidates_per_second");
     assert_eq!(got, w);
     assert!(take("cluster.bin") == single, "cluster library differs");
@@ -561,14 +562,9 @@ fn family_on_three_processes_equals_the_single_process_family() {
         v
     };
     let want = strip(run_ok(&with(base, &["--threads", "1"])));
-    let outs = cluster(base, 3, 2, &dir, &[]);
-    for o in &outs {
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    }
-    let got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
+    let got = cluster_ok(base, 3, 2, &dir, &[]);
     assert_eq!(got["threads"], 6);
     assert_eq!(strip(got), want);
-    assert!(outs[1].stdout.is_empty() && outs[2].stdout.is_empty());
 }
 
 /// A family answer without its timing fields (and the thread count, which differs by design).
@@ -600,27 +596,16 @@ fn family_shards_merge_into_the_single_run_answer() {
         let want = run_ok(&with(&base, &["--out", single.to_str().unwrap()]));
         assert!(want["closure_size"].as_u64().unwrap() > 1000);
         let out = dir.join("family.json");
-        let mut files = Vec::new();
-        let mut sizes = 0;
-        for i in 0..n {
-            let v = run_ok(&with(
-                &base,
-                &[
-                    "--out",
-                    out.to_str().unwrap(),
-                    "--shard",
-                    &format!("{i}/{n}"),
-                ],
-            ));
-            sizes += v["closure_size"].as_u64().unwrap();
-            files.push(v["file"].as_str().unwrap().to_string());
-        }
+        let shards = run_shards(&base, n, &["--out", out.to_str().unwrap()]);
+        let files = files_of(&shards);
+        // The shards' parts are disjoint and make the whole closure.
+        let sizes: u64 = shards
+            .iter()
+            .map(|v| v["closure_size"].as_u64().unwrap())
+            .sum();
         assert_eq!(sizes, want["closure_size"].as_u64().unwrap());
         assert!(!out.exists(), "a shard writes only its shard file");
-        files.reverse();
-        let mut args = vec!["merge".to_string(), "--json".into()];
-        args.extend(files.iter().cloned());
-        let got = run_ok(&args);
+        let got = merge_ok(&files, None);
         assert_eq!(family_answer(got), family_answer(want.clone()));
         // merge writes the single run's --out file (the same command, without --shard).
         let read = |p: &Path| -> Value {
@@ -701,31 +686,13 @@ fn search_shards_merge_into_the_single_run_answer() {
             &["--out", single.to_str().unwrap(), "--threads", "2"],
         )));
         let shards = dir.join("shards");
-        let mut files = Vec::new();
-        for i in 0..3 {
-            let v = run_ok(&with(
-                base,
-                &[
-                    "--out",
-                    shards.to_str().unwrap(),
-                    "--shard",
-                    &format!("{i}/3"),
-                    "--threads",
-                    "1",
-                ],
-            ));
-            files.push(v["file"].as_str().unwrap().to_string());
-        }
-        files.reverse();
+        let files = files_of(&run_shards(
+            base,
+            3,
+            &["--out", shards.to_str().unwrap(), "--threads", "1"],
+        ));
         let merged = dir.join("merged");
-        let mut args = vec![
-            "merge".to_string(),
-            "--json".into(),
-            "--out".into(),
-            merged.display().to_string(),
-        ];
-        args.extend(files.iter().cloned());
-        let got = search_answer(run_ok(&args));
+        let got = search_answer(merge_ok(&files, Some(&merged)));
         assert!(got == want, "{tag}: merged answer differs:\n{got}\n{want}");
         assert!(
             search_files(&merged) == search_files(&single),
@@ -751,18 +718,9 @@ fn search_on_three_processes_gives_the_single_process_answer() {
             base,
             &["--out", single.to_str().unwrap(), "--threads", "1"],
         )));
-        let outs = cluster(base, 3, workers, &dir, &[]);
-        for (i, o) in outs.iter().enumerate() {
-            assert!(
-                o.status.success(),
-                "{tag} process {i}: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-        }
-        let got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
+        let got = cluster_ok(base, 3, workers, &dir, &[]);
         assert_eq!(got["threads"], 3 * workers, "{tag}");
         assert!(search_answer(got) == want, "{tag}: cluster answer differs");
-        assert!(outs[1].stdout.is_empty() && outs[2].stdout.is_empty());
         assert!(
             search_files(&dir.join("p0")) == search_files(&single),
             "{tag}: cluster result files differ"
@@ -797,13 +755,7 @@ fn search_checkpoints_resume_across_single_and_cluster_runs() {
         // A cluster resumes from a single run's checkpoint ...
         let p0 = dir.join("p0");
         let want = search_answer(run_ok(&with(base, &["--out", p0.to_str().unwrap()])));
-        let outs = cluster(base, 2, 1, &dir, &["--resume"]);
-        assert!(
-            outs[0].status.success(),
-            "{tag}: {}",
-            String::from_utf8_lossy(&outs[0].stderr)
-        );
-        let got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
+        let got = cluster_ok(base, 2, 1, &dir, &["--resume"]);
         assert!(
             search_answer(got) == want,
             "{tag}: resumed cluster answer differs"
@@ -811,12 +763,7 @@ fn search_checkpoints_resume_across_single_and_cluster_runs() {
         // ... and a single run from a cluster's.
         let c = dir.join("c");
         std::fs::create_dir_all(&c).unwrap();
-        let outs = cluster(base, 2, 1, &c, &[]);
-        assert!(
-            outs[0].status.success(),
-            "{tag}: {}",
-            String::from_utf8_lossy(&outs[0].stderr)
-        );
+        cluster_ok(base, 2, 1, &c, &[]);
         let got = search_answer(run_ok(&with(
             base,
             &["--out", c.join("p0").to_str().unwrap(), "--resume"],

@@ -89,20 +89,8 @@ pub struct RandomArgs {
     /// With --plot: also play as many balanced-face deals and overlay their histogram.
     #[arg(long, requires = "plot")]
     overlay_balanced: bool,
-    /// Directory of results and checkpoints.
-    #[arg(long, default_value = "results", value_name = "DIR")]
-    out: PathBuf,
-    /// Continue the interrupted run with the same options from its checkpoint.
-    #[arg(long)]
-    resume: bool,
-    /// Print one JSON object.
-    #[arg(long)]
-    json: bool,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
     #[command(flatten)]
-    dist: DistArgs,
+    run: RunFlags,
 }
 
 /// Play every distinct deal of a small deck (hands split as equally as possible, player 1 first).
@@ -135,7 +123,14 @@ pub struct ExhaustiveArgs {
     /// Play every deal separately (rank/unrank + engine) instead of sharing prefixes.
     #[arg(long)]
     naive: bool,
-    /// Directory of checkpoints.
+    #[command(flatten)]
+    run: RunFlags,
+}
+
+/// The flags both searches share: where results and checkpoints go, resuming, output, splitting.
+#[derive(clap::Args, Debug)]
+struct RunFlags {
+    /// Directory of results and checkpoints.
     #[arg(long, default_value = "results", value_name = "DIR")]
     out: PathBuf,
     /// Continue the interrupted run with the same options from its checkpoint.
@@ -172,6 +167,16 @@ fn split_error(e: SplitError) -> anyhow::Error {
     }
 }
 
+/// `DIR/NAME.checkpoint.json`: a shard keeps its own checkpoint
+/// (`NAME.shard-I-of-N.checkpoint.json`), so each array task resumes alone; a cluster shares the
+/// single run's.
+fn checkpoint_path(dir: &Path, name: &str, shard: Option<Shard>) -> PathBuf {
+    dir.join(match shard {
+        Some(s) => format!("{name}.{}.checkpoint.json", s.suffix()),
+        None => format!("{name}.checkpoint.json"),
+    })
+}
+
 fn deck_tag(deck: &DeckSpec) -> String {
     deck.to_string()
 }
@@ -196,7 +201,7 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
         .map_err(|e| BadInput(e.to_string()))?;
     }
     // Distribution (`--shard`, `--hosts`): without those flags this is the single-process run.
-    let mode = a.dist.mode()?;
+    let mode = a.run.dist.mode()?;
     let shard = mode.shard();
     if shard.is_some() && a.plot.is_some() {
         return Err(BadInput(
@@ -212,24 +217,19 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
         if a.balanced_faces { "-balanced" } else { "" },
         a.seed
     );
-    let quiet = a.quiet || a.json;
+    let quiet = a.run.quiet || a.run.json;
     let total_chunks = random::chunks(a.games);
     let began = Instant::now();
-    // A shard keeps its own checkpoint, so each array task resumes alone; a cluster shares the
-    // single run's.
-    let ckpt = a.out.join(match shard {
-        Some(s) => format!("{name}.{}.checkpoint.json", s.suffix()),
-        None => format!("{name}.checkpoint.json"),
-    });
+    let ckpt = checkpoint_path(&a.run.out, &name, shard);
     let (stats, resumed_games, threads) = if let Mode::Cluster(cluster) = &mode {
-        match split::random_cluster(cluster, &cfg, ckpt, a.resume).map_err(split_error)? {
+        match split::random_cluster(cluster, &cfg, ckpt, a.run.resume).map_err(split_error)? {
             None => return Ok(ExitCode::SUCCESS),
             Some(s) => (s, 0, cluster.total_workers()),
         }
     } else {
         let pb = progress::bar(split::random_games(&cfg, shard), "games", quiet);
         let run = pool
-            .install(|| split::random_local(&cfg, shard, ckpt, a.resume, &|n| pb.inc(n)))
+            .install(|| split::random_local(&cfg, shard, ckpt, a.run.resume, &|n| pb.inc(n)))
             .map_err(split_error)?;
         pb.finish_and_clear();
         (run.stats, run.resumed, pool.current_num_threads())
@@ -243,7 +243,7 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
 
     if let Some(s) = shard {
         return write_shard(
-            &a.out,
+            &a.run.out,
             &name,
             s,
             "search-random",
@@ -254,7 +254,7 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
             },
             &(stats.clone(), seconds, threads),
             json!({"games": stats.games, "cycles": stats.cycles.len()}),
-            a.json,
+            a.run.json,
         );
     }
 
@@ -292,7 +292,9 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
         histogram_svg(path, &title, "cards played", &series)?;
     }
     let rate = (stats.games - resumed_games) as f64 / seconds.max(1e-9);
-    report_random(&a.out, &name, &cfg, &stats, seconds, rate, threads, a.json)?;
+    report_random(
+        &a.run.out, &name, &cfg, &stats, seconds, rate, threads, a.run.json,
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -652,7 +654,7 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
     let began = Instant::now();
     let (deals, work) = cfg.plan().map_err(|e| BadInput(e.to_string()))?;
     // Distribution (`--shard`, `--hosts`): without those flags this is the single-process run.
-    let mode = a.dist.mode()?;
+    let mode = a.run.dist.mode()?;
     let shard = mode.shard();
     let pool = pool(a.threads)?;
     let stem = format!(
@@ -665,14 +667,11 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
         Work::Tasks(_) => "prefix-sharing",
         Work::Ranks { .. } => "every deal",
     };
-    // A shard keeps its own checkpoint, so each array task resumes alone; a cluster shares the
-    // single run's.
-    let ckpt = a.out.join(match shard {
-        Some(s) => format!("{stem}.{}.checkpoint.json", s.suffix()),
-        None => format!("{stem}.checkpoint.json"),
-    });
+    let ckpt = checkpoint_path(&a.run.out, &stem, shard);
     let (stats, threads) = if let Mode::Cluster(cluster) = &mode {
-        match split::exhaustive_cluster(cluster, &cfg, work, ckpt, a.resume).map_err(split_error)? {
+        match split::exhaustive_cluster(cluster, &cfg, work, ckpt, a.run.resume)
+            .map_err(split_error)?
+        {
             None => return Ok(ExitCode::SUCCESS),
             Some(s) => (s, cluster.total_workers()),
         }
@@ -680,10 +679,12 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
         let pb = progress::bar(
             shard.map_or(deals, |s| deals / s.count as u64),
             "deals",
-            a.quiet || a.json,
+            a.run.quiet || a.run.json,
         );
         let stats = pool
-            .install(|| split::exhaustive_local(&cfg, &work, shard, ckpt, a.resume, &|n| pb.inc(n)))
+            .install(|| {
+                split::exhaustive_local(&cfg, &work, shard, ckpt, a.run.resume, &|n| pb.inc(n))
+            })
             .map_err(split_error)?;
         pb.finish_and_clear();
         (stats, pool.current_num_threads())
@@ -697,7 +698,7 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
     };
     if let Some(s) = shard {
         return write_shard(
-            &a.out,
+            &a.run.out,
             &stem,
             s,
             "search-exhaustive",
@@ -705,10 +706,10 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
             &ctx,
             &(stats.clone(), seconds, threads),
             json!({"deals": stats.deals, "cycles": stats.cycles}),
-            a.json,
+            a.run.json,
         );
     }
-    report_exhaustive(&a.out, &ctx, &stats, seconds, threads, a.json)?;
+    report_exhaustive(&a.run.out, &ctx, &stats, seconds, threads, a.run.json)?;
     Ok(ExitCode::SUCCESS)
 }
 
