@@ -124,29 +124,28 @@ fn merge_ok(files: &[String], out: Option<&Path>) -> Value {
     run_ok(&args)
 }
 
+/// The single run of `base` (2 threads, into `DIR/single`) and its 3 shards (1 thread each)
+/// merged into `DIR/merged`: the single run's answer, the merged answer and the shard files.
+fn single_and_merged(base: &[&str], dir: &Path) -> (Value, Value, Vec<String>) {
+    let out = |name: &str| dir.join(name).display().to_string();
+    let want = run_ok(&with(base, &["--out", &out("single"), "--threads", "2"]));
+    let files = files_of(&run_shards(
+        base,
+        3,
+        &["--out", &out("shards"), "--threads", "1"],
+    ));
+    let got = merge_ok(&files, Some(&dir.join("merged")));
+    (want, got, files)
+}
+
 #[test]
 fn shards_merge_into_the_single_run_answer() {
     for base in [LIMITED, BALANCED] {
         let dir = tmp(&format!("shards-{}", base.len()));
-        let single = dir.join("single");
-        let want = answer(run_ok(&with(
-            base,
-            &["--out", single.to_str().unwrap(), "--threads", "2"],
-        )));
-        let shards = dir.join("shards");
-        let files = files_of(&run_shards(
-            base,
-            3,
-            &["--out", shards.to_str().unwrap(), "--threads", "1"],
-        ));
-        let merged = dir.join("merged");
-        same(
-            &answer(merge_ok(&files, Some(&merged))),
-            &want,
-            &format!("merge {base:?}"),
-        );
+        let (want, got, files) = single_and_merged(base, &dir);
+        same(&answer(got), &answer(want), &format!("merge {base:?}"));
         assert!(
-            result_files(&merged) == result_files(&single),
+            result_files(&dir.join("merged")) == result_files(&dir.join("single")),
             "merged result files differ"
         );
 
@@ -680,22 +679,11 @@ fn search_files(dir: &Path) -> Vec<(String, Vec<String>)> {
 fn search_shards_merge_into_the_single_run_answer() {
     for (base, tag) in [(RANDOM, "random"), (EXHAUSTIVE, "exhaustive")] {
         let dir = tmp(&format!("search-shards-{tag}"));
-        let single = dir.join("single");
-        let want = search_answer(run_ok(&with(
-            base,
-            &["--out", single.to_str().unwrap(), "--threads", "2"],
-        )));
-        let shards = dir.join("shards");
-        let files = files_of(&run_shards(
-            base,
-            3,
-            &["--out", shards.to_str().unwrap(), "--threads", "1"],
-        ));
-        let merged = dir.join("merged");
-        let got = search_answer(merge_ok(&files, Some(&merged)));
+        let (want, got, files) = single_and_merged(base, &dir);
+        let (want, got) = (search_answer(want), search_answer(got));
         assert!(got == want, "{tag}: merged answer differs:\n{got}\n{want}");
         assert!(
-            search_files(&merged) == search_files(&single),
+            search_files(&dir.join("merged")) == search_files(&dir.join("single")),
             "{tag}: merged result files differ"
         );
         let o = ansatz(&["merge", &files[0], &files[1]]);
