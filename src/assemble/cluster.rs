@@ -14,6 +14,9 @@ use crate::card::Card;
 use crate::dist::cluster::{Cluster, ClusterError, Connection, position, round, round_collect};
 use crate::dist::owner::owner;
 
+/// The finished units (in unit order) and families of a run, at process 0.
+pub type Finished = (Vec<UnitDone>, Vec<FamilyDone>);
+
 /// Everything a cluster worker needs (shared by the workers of this process).
 pub struct ClusterJob {
     pub plan: Arc<Plan>,
@@ -43,7 +46,7 @@ pub fn run_cluster(
     job: ClusterJob,
     note: Arc<dyn Fn(&Record) + Send + Sync>,
     progress: Arc<dyn Fn(u64) + Send + Sync>,
-) -> Result<Option<(Vec<UnitDone>, Vec<FamilyDone>)>, ClusterError> {
+) -> Result<Option<Finished>, ClusterError> {
     let job = Arc::new(job);
     progress(job.done_units.iter().map(|u| u.decks).sum());
     cluster.run_job(connection, fingerprint, move |w| {
