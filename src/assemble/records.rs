@@ -1,10 +1,13 @@
 //! What an assembly logs and hands on: finished units of decks and finished families (the
 //! checkpoint records and shard file records), and the family of one cycle as the result needs it.
 
+use std::collections::BTreeMap;
+
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::UnitDone;
 use super::candidates::Frame;
+use super::{CycleHit, UnitDone};
 use crate::backward::closure::Config as ClosureConfig;
 use crate::backward::family::family;
 use crate::card::Card;
@@ -39,4 +42,32 @@ pub fn family_done(key: u128, deck: &[Card], frame: &Frame, cfg: &ClosureConfig)
         max_depth: fam.max_depth,
         balanced: fam.balanced.iter().map(|p| p.to_string()).collect(),
     }
+}
+
+/// The families of `cycles` (in their order) on the current rayon pool: those in `done` (from a
+/// checkpoint) as they are, the others built and passed to `note` as they finish (the checkpoint).
+/// `progress` is called once per family.
+pub fn families_of(
+    cycles: &[&CycleHit],
+    done: &BTreeMap<u128, FamilyDone>,
+    frame: &Frame,
+    cfg: &ClosureConfig,
+    note: &(dyn Fn(&Record) + Sync),
+    progress: &(dyn Fn() + Sync),
+) -> Vec<FamilyDone> {
+    cycles
+        .par_iter()
+        .map(|hit| {
+            let f = match done.get(&hit.cycle_key) {
+                Some(f) => f.clone(),
+                None => {
+                    let f = family_done(hit.cycle_key, &hit.deck, frame, cfg);
+                    note(&Record::Family(f.clone()));
+                    f
+                }
+            };
+            progress();
+            f
+        })
+        .collect()
 }

@@ -9,7 +9,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -19,7 +18,7 @@ use super::progress;
 use crate::ansatz::template::Template;
 use crate::assemble::candidates::Frame;
 use crate::assemble::cluster::{ClusterJob, run_cluster};
-use crate::assemble::records::{FamilyDone, Record, family_done};
+use crate::assemble::records::{FamilyDone, Record, families_of};
 use crate::assemble::{CycleHit, Faces, Plan, UnitDone, merge};
 use crate::backward::closure::Config as ClosureConfig;
 use crate::card::{Card, DeckSpec};
@@ -369,21 +368,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         // family depends on the cycle alone, so they agree, and merge keeps one).
         let cycles: Vec<&CycleHit> = merged.cycles.values().collect();
         let pb = progress::bar(cycles.len() as u64, "families", args.quiet || args.json);
-        let families: Vec<FamilyDone> = pool.install(|| {
-            cycles
-                .par_iter()
-                .map(|hit| {
-                    if let Some(f) = done_families.get(&hit.cycle_key) {
-                        pb.inc(1);
-                        return f.clone();
-                    }
-                    let f = family_done(hit.cycle_key, &hit.deck, &frame, &cfg);
-                    note(&Record::Family(f.clone()));
-                    pb.inc(1);
-                    f
-                })
-                .collect()
-        });
+        let families = pool
+            .install(|| families_of(&cycles, &done_families, &frame, &cfg, &note, &|| pb.inc(1)));
         pb.finish_and_clear();
         (units, families)
     };
