@@ -22,7 +22,7 @@ use crate::assemble::records::{FamilyDone, Record, families_of};
 use crate::assemble::{CycleHit, Faces, Plan, UnitDone, merge};
 use crate::backward::closure::Config as ClosureConfig;
 use crate::card::{Card, DeckSpec};
-use crate::dist::shard::ShardFile;
+use crate::dist::shard::{ShardFile, decode_part, encode_part};
 use crate::dist::start::{Resume, Started, start};
 use crate::library::fnv1a;
 use crate::library::{self, Library, write_atomic};
@@ -416,8 +416,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             command: "assemble".into(),
             fingerprint: fingerprint_without_shard(&fingerprint),
             shard: s,
-            context: encode(&context),
-            records: encode(&records),
+            context: encode_part(&context),
+            records: encode_part(&records),
         };
         file.write(&path)
             .map_err(|e| anyhow::anyhow!(e.to_string()))?;
@@ -469,10 +469,6 @@ pub(super) struct RunContext {
     balance: bool,
 }
 
-fn encode<T: Serialize>(v: &T) -> Vec<u8> {
-    bincode::serde::encode_to_vec(v, bincode::config::standard()).expect("records serialise")
-}
-
 /// Every shard of a run shares the fingerprint of the whole run.
 fn fingerprint_without_shard(f: &str) -> String {
     f.rsplit_once(" shard=").map_or(f, |(a, _)| a).to_string()
@@ -483,16 +479,14 @@ fn fingerprint_without_shard(f: &str) -> String {
 pub(super) fn merge_shards(files: &[ShardFile], out: &Path) -> Result<(Value, Value)> {
     let started = Instant::now();
     let bad = |what: &str| BadInput(format!("shard file: {what}"));
-    let cfg = bincode::config::standard();
-    let context: RunContext = bincode::serde::decode_from_slice(&files[0].context, cfg)
-        .map_err(|_| bad("unreadable assemble context"))?
-        .0;
+    let unreadable = |e: crate::dist::shard::ShardFileError| BadInput(e.to_string());
+    let context: RunContext =
+        decode_part(&files[0].context, "assemble context").map_err(unreadable)?;
     let mut units = Vec::new();
     let mut families = BTreeMap::new();
     for f in files {
-        let records: Vec<Record> = bincode::serde::decode_from_slice(&f.records, cfg)
-            .map_err(|_| bad("unreadable assemble records"))?
-            .0;
+        let records: Vec<Record> =
+            decode_part(&f.records, "assemble records").map_err(unreadable)?;
         for r in records {
             match r {
                 Record::Unit(u) => units.push(u),

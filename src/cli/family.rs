@@ -19,7 +19,7 @@ use crate::backward::closure::{Closure, Config};
 use crate::backward::{Family, FamilyError, family};
 use crate::dist::closure::{ClusterFamilyError, family_on_cluster};
 use crate::dist::family::{ClosurePart, family_from_parts, family_part};
-use crate::dist::shard::{Shard, ShardFile, beside};
+use crate::dist::shard::{Shard, ShardFile, beside, decode_part, encode_part};
 use crate::library::fnv1a;
 use crate::notation::Notation;
 use crate::position::Position;
@@ -291,7 +291,6 @@ fn write_shard(
         out: args.out.as_ref().map(|p| p.display().to_string()),
         command: recorded_command(&[], &[]),
     };
-    let bin = bincode::config::standard();
     let file = ShardFile {
         command: "family".into(),
         fingerprint: format!(
@@ -299,8 +298,8 @@ fn write_shard(
             context.position, context.max_positions, context.visited_set
         ),
         shard: s,
-        context: bincode::serde::encode_to_vec(&context, bin)?,
-        records: bincode::serde::encode_to_vec((ClosurePart::from(part), seconds, threads), bin)?,
+        context: encode_part(&context),
+        records: encode_part(&(ClosurePart::from(part), seconds, threads)),
     };
     file.write(&path)
         .map_err(|e| anyhow::anyhow!(e.to_string()))?;
@@ -336,18 +335,15 @@ pub(super) fn merge_shards(
     as_json: bool,
 ) -> Result<ExitCode> {
     let bad = |what: &str| BadInput(format!("shard file: {what}"));
-    let bin = bincode::config::standard();
-    let ctx: FamilyContext = bincode::serde::decode_from_slice(&files[0].context, bin)
-        .map_err(|_| bad("unreadable family context"))?
-        .0;
+    let unreadable = |e: crate::dist::shard::ShardFileError| BadInput(e.to_string());
+    let ctx: FamilyContext =
+        decode_part(&files[0].context, "family context").map_err(unreadable)?;
     let pos = Position::parse(&ctx.position, Notation::Dash)
         .map_err(|e| bad(&format!("bad position: {e}")))?;
     let (mut parts, mut seconds, mut threads) = (Vec::new(), 0.0, 0);
     for f in files {
         let (part, secs, th): (ClosurePart, f64, usize) =
-            bincode::serde::decode_from_slice(&f.records, bin)
-                .map_err(|_| bad("unreadable family records"))?
-                .0;
+            decode_part(&f.records, "family records").map_err(unreadable)?;
         parts.push(Closure::try_from(&part).map_err(|e| bad(&e.to_string()))?);
         seconds += secs;
         threads += th;

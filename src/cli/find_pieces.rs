@@ -20,7 +20,7 @@ use crate::ansatz::find::{FindConfig, Method, RunReport, Search, build_library};
 use crate::ansatz::find_cluster::run_cluster;
 use crate::ansatz::template::Template;
 use crate::card::{Card, NUMBER};
-use crate::dist::shard::{ShardFile, beside};
+use crate::dist::shard::{ShardFile, beside, decode_part, encode_part};
 use crate::dist::start::{Resume, Started, start};
 use crate::library::checkpoint::{CheckpointError, RangeDone};
 use crate::library::fnv1a;
@@ -285,7 +285,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
             out: args.out.display().to_string(),
             ranges: search.ranges() as u32,
         };
-        let cfg = bincode::config::standard();
         let file = ShardFile {
             command: "find-pieces".into(),
             fingerprint: fingerprint
@@ -293,16 +292,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .map_or(fingerprint.as_str(), |(a, _)| a)
                 .to_string(),
             shard: s,
-            context: bincode::serde::encode_to_vec(&context, cfg)?,
-            records: bincode::serde::encode_to_vec(
-                (
-                    &report.pieces,
-                    report.candidates,
-                    report.ranges_done as u64,
-                    seconds,
-                ),
-                cfg,
-            )?,
+            context: encode_part(&context),
+            records: encode_part(&(
+                &report.pieces,
+                report.candidates,
+                report.ranges_done as u64,
+                seconds,
+            )),
         };
         file.write(&path)
             .map_err(|e| anyhow::anyhow!(e.to_string()))?;
@@ -523,10 +519,9 @@ pub(super) fn merge_shards(
     json: bool,
 ) -> Result<ExitCode> {
     let bad = |what: &str| BadInput(format!("shard file: {what}"));
-    let cfg = bincode::config::standard();
-    let ctx: FindContext = bincode::serde::decode_from_slice(&files[0].context, cfg)
-        .map_err(|_| bad("unreadable find-pieces context"))?
-        .0;
+    let unreadable = |e: crate::dist::shard::ShardFileError| BadInput(e.to_string());
+    let ctx: FindContext =
+        decode_part(&files[0].context, "find-pieces context").map_err(unreadable)?;
     let template = match &ctx.template_text {
         None => Template::jack(),
         Some(text) => {
@@ -542,9 +537,8 @@ pub(super) fn merge_shards(
     let mut seconds = 0f64;
     for f in files {
         type Rec = (Vec<Vec<Card>>, u64, u64, f64);
-        let (p, c, r, s): Rec = bincode::serde::decode_from_slice(&f.records, cfg)
-            .map_err(|_| bad("unreadable find-pieces records"))?
-            .0;
+        let (p, c, r, s): Rec =
+            decode_part(&f.records, "find-pieces records").map_err(unreadable)?;
         pieces.extend(p);
         candidates += c;
         ranges += r;

@@ -15,7 +15,7 @@ use super::output::{BadInput, Out};
 use super::play::parse_deck;
 use super::progress;
 use crate::card::DeckSpec;
-use crate::dist::shard::{Shard, ShardFile};
+use crate::dist::shard::{Shard, ShardFile, decode_part, encode_part};
 use crate::engine::multi::{self, MultiOutcome};
 use crate::engine::{self as engine, Outcome, reference};
 use crate::library::fnv1a;
@@ -306,16 +306,9 @@ struct RandomContext {
     name: String,
 }
 
-fn encode<T: serde::Serialize>(v: &T) -> Vec<u8> {
-    bincode::serde::encode_to_vec(v, bincode::config::standard()).expect("records serialise")
-}
-
+/// Decodes a shard file's part; an unreadable one is bad input.
 fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T> {
-    Ok(
-        bincode::serde::decode_from_slice(bytes, bincode::config::standard())
-            .map_err(|_| BadInput(format!("shard file: unreadable {what}")))?
-            .0,
-    )
+    decode_part(bytes, what).map_err(|e| BadInput(e.to_string()).into())
 }
 
 /// Writes a shard's file `DIR/NAME.shard-I-of-N.bin` and reports it (`summary` names its totals).
@@ -339,8 +332,8 @@ fn write_shard<C: serde::Serialize, X: serde::Serialize, R: serde::Serialize>(
             fnv1a(serde_json::to_string(cfg)?.as_bytes())
         ),
         shard: s,
-        context: encode(context),
-        records: encode(records),
+        context: encode_part(context),
+        records: encode_part(records),
     };
     file.write(&path)
         .map_err(|e| anyhow::anyhow!(e.to_string()))?;
