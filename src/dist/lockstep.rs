@@ -88,3 +88,45 @@ where
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn job(start: (u64, Vec<u64>), saves: Arc<Mutex<Vec<u64>>>) -> Lockstep<Vec<u64>, String> {
+        Lockstep {
+            start,
+            total: 50,
+            per_worker: 2,
+            play: Arc::new(|u| vec![u]),
+            empty: Arc::new(Vec::new),
+            merge: |a, b| a.extend(b),
+            save: Box::new(move |done, _| {
+                saves.lock().unwrap().push(done);
+                Ok(())
+            }),
+        }
+    }
+
+    // Three workers in one process: every unit is played once, after the units a resumed run
+    // found done, and process 0 saves after every batch of 3 workers x 2 units.
+    #[test]
+    fn lockstep_plays_every_unit_once_and_saves_after_each_batch() {
+        let c = Cluster::new(vec!["localhost:1".into()], 0, 3, Duration::from_secs(1)).unwrap();
+        for done in [0u64, 20] {
+            let saves = Arc::new(Mutex::new(Vec::new()));
+            let start = (done, (0..done).collect());
+            let got = lockstep(&c, c.connect().unwrap(), 7, job(start, saves.clone()))
+                .unwrap()
+                .unwrap()
+                .unwrap();
+            let mut sorted = got.clone();
+            sorted.sort();
+            assert_eq!(sorted, (0..50).collect::<Vec<u64>>());
+            let want: Vec<u64> = (done..50).step_by(6).skip(1).chain([50]).collect();
+            assert_eq!(*saves.lock().unwrap(), want);
+        }
+    }
+}

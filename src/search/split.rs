@@ -254,3 +254,27 @@ pub fn exhaustive_cluster(
         },
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Saves at most once a second, but always the last one; a resumed run reads what was saved.
+    #[test]
+    fn checkpoints_are_throttled_but_never_lose_the_end() {
+        let dir = std::env::temp_dir().join(format!("ansatz-split-{}", std::process::id()));
+        let path = dir.join("c.checkpoint.json");
+        let mut c = Checkpointer::new(path.clone(), "test", 5u32, 10);
+        assert!(c.load::<u64>(false).unwrap().is_none());
+        c.save(3, &33u64).unwrap();
+        assert!(!path.exists(), "saved within the first second");
+        c.save(10, &100u64).unwrap();
+        assert_eq!(c.load::<u64>(true).unwrap(), Some((10, 100)));
+        let other = Checkpointer::new(path, "test", 6u32, 10);
+        assert!(matches!(
+            other.load::<u64>(true),
+            Err(SplitError::Checkpoint(_))
+        ));
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
