@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::cluster::{DistArgs, Mode};
+use super::merge::decode;
 use super::output::{BadInput, Out};
 use super::progress;
 use crate::ansatz::template::Template;
@@ -22,7 +23,7 @@ use crate::assemble::records::{FamilyDone, Record, families_of};
 use crate::assemble::{CycleHit, Faces, Plan, UnitDone, merge};
 use crate::backward::closure::Config as ClosureConfig;
 use crate::card::{Card, DeckSpec};
-use crate::dist::shard::{ShardFile, decode_part, encode_part};
+use crate::dist::shard::{ShardFile, encode_part};
 use crate::dist::start::{Resume, Started, start};
 use crate::library::fnv1a;
 use crate::library::{self, Library, write_atomic};
@@ -479,14 +480,11 @@ fn fingerprint_without_shard(f: &str) -> String {
 pub(super) fn merge_shards(files: &[ShardFile], out: &Path) -> Result<(Value, Value)> {
     let started = Instant::now();
     let bad = |what: &str| BadInput(format!("shard file: {what}"));
-    let unreadable = |e: crate::dist::shard::ShardFileError| BadInput(e.to_string());
-    let context: RunContext =
-        decode_part(&files[0].context, "assemble context").map_err(unreadable)?;
+    let context: RunContext = decode(&files[0].context, "assemble context")?;
     let mut units = Vec::new();
     let mut families = BTreeMap::new();
     for f in files {
-        let records: Vec<Record> =
-            decode_part(&f.records, "assemble records").map_err(unreadable)?;
+        let records: Vec<Record> = decode(&f.records, "assemble records")?;
         for r in records {
             match r {
                 Record::Unit(u) => units.push(u),

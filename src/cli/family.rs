@@ -13,13 +13,14 @@ use serde_json::{Value, json};
 
 use super::bench::pool;
 use super::cluster::{DistArgs, Mode, recorded_command};
+use super::merge::decode;
 use super::output::{BadInput, Out};
 use super::play::{PAPER_DEAL, parse_position};
 use crate::backward::closure::{Closure, Config};
 use crate::backward::{Family, FamilyError, family};
 use crate::dist::closure::{ClusterFamilyError, family_on_cluster};
 use crate::dist::family::{ClosurePart, family_from_parts, family_part};
-use crate::dist::shard::{Shard, ShardFile, beside, decode_part, encode_part};
+use crate::dist::shard::{Shard, ShardFile, beside, encode_part};
 use crate::library::fnv1a;
 use crate::notation::Notation;
 use crate::position::Position;
@@ -335,15 +336,12 @@ pub(super) fn merge_shards(
     as_json: bool,
 ) -> Result<ExitCode> {
     let bad = |what: &str| BadInput(format!("shard file: {what}"));
-    let unreadable = |e: crate::dist::shard::ShardFileError| BadInput(e.to_string());
-    let ctx: FamilyContext =
-        decode_part(&files[0].context, "family context").map_err(unreadable)?;
+    let ctx: FamilyContext = decode(&files[0].context, "family context")?;
     let pos = Position::parse(&ctx.position, Notation::Dash)
         .map_err(|e| bad(&format!("bad position: {e}")))?;
     let (mut parts, mut seconds, mut threads) = (Vec::new(), 0.0, 0);
     for f in files {
-        let (part, secs, th): (ClosurePart, f64, usize) =
-            decode_part(&f.records, "family records").map_err(unreadable)?;
+        let (part, secs, th): (ClosurePart, f64, usize) = decode(&f.records, "family records")?;
         parts.push(Closure::try_from(&part).map_err(|e| bad(&e.to_string()))?);
         seconds += secs;
         threads += th;

@@ -13,6 +13,7 @@ use serde_json::json;
 
 use super::bench::pool;
 use super::cluster::{DistArgs, Mode};
+use super::merge::decode;
 use super::output::{BadInput, Out};
 use super::progress;
 use crate::ansatz::enumerate::{DEFAULT_RANGES, Params};
@@ -20,7 +21,7 @@ use crate::ansatz::find::{FindConfig, Method, RunReport, Search, build_library};
 use crate::ansatz::find_cluster::run_cluster;
 use crate::ansatz::template::Template;
 use crate::card::{Card, NUMBER};
-use crate::dist::shard::{ShardFile, beside, decode_part, encode_part};
+use crate::dist::shard::{ShardFile, beside, encode_part};
 use crate::dist::start::{Resume, Started, start};
 use crate::library::checkpoint::{CheckpointError, RangeDone};
 use crate::library::fnv1a;
@@ -519,9 +520,7 @@ pub(super) fn merge_shards(
     json: bool,
 ) -> Result<ExitCode> {
     let bad = |what: &str| BadInput(format!("shard file: {what}"));
-    let unreadable = |e: crate::dist::shard::ShardFileError| BadInput(e.to_string());
-    let ctx: FindContext =
-        decode_part(&files[0].context, "find-pieces context").map_err(unreadable)?;
+    let ctx: FindContext = decode(&files[0].context, "find-pieces context")?;
     let template = match &ctx.template_text {
         None => Template::jack(),
         Some(text) => {
@@ -537,8 +536,7 @@ pub(super) fn merge_shards(
     let mut seconds = 0f64;
     for f in files {
         type Rec = (Vec<Vec<Card>>, u64, u64, f64);
-        let (p, c, r, s): Rec =
-            decode_part(&f.records, "find-pieces records").map_err(unreadable)?;
+        let (p, c, r, s): Rec = decode(&f.records, "find-pieces records")?;
         pieces.extend(p);
         candidates += c;
         ranges += r;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use super::output::{BadInput, Out};
-use crate::dist::shard::read_set;
+use crate::dist::shard::{decode_part, read_set};
 
 /// Merge the shard files of a job array (`--shard I/N`) into the single-run answer.
 #[derive(clap::Args, Debug)]
@@ -72,4 +72,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Decodes a shard file's context or records (`what` names them); an unreadable one is bad input.
+pub(super) fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T> {
+    decode_part(bytes, what).map_err(|e| BadInput(e.to_string()).into())
 }

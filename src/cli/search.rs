@@ -11,11 +11,12 @@ use serde_json::{Value, json};
 
 use super::bench::pool;
 use super::cluster::{DistArgs, Mode};
+use super::merge::decode;
 use super::output::{BadInput, Out};
 use super::play::parse_deck;
 use super::progress;
 use crate::card::DeckSpec;
-use crate::dist::shard::{Shard, ShardFile, decode_part, encode_part};
+use crate::dist::shard::{Shard, ShardFile, encode_part};
 use crate::engine::multi::{self, MultiOutcome};
 use crate::engine::{self as engine, Outcome, reference};
 use crate::library::fnv1a;
@@ -304,11 +305,6 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
 struct RandomContext {
     cfg: RandomConfig,
     name: String,
-}
-
-/// Decodes a shard file's part; an unreadable one is bad input.
-fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T> {
-    decode_part(bytes, what).map_err(|e| BadInput(e.to_string()).into())
 }
 
 /// Writes a shard's file `DIR/NAME.shard-I-of-N.bin` and reports it (`summary` names its totals).
