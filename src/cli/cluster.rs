@@ -2,6 +2,7 @@
 //! `--process`, `--workers`), their validation, and the fail-stop panic hook of cluster runs.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::Result;
@@ -66,8 +67,11 @@ impl DistArgs {
 
 /// Fail-stop: when a peer dies, timely's network threads panic with "timely communication
 /// error"; the workers would then wait for it forever. Stop the whole process instead, with a
-/// one-line message and exit code 2. Process 0's checkpoint keeps the finished units.
+/// one-line message and exit code 2. Process 0's checkpoint keeps the finished units. Several
+/// network threads (receiving from and sending to the dead peer) fail at once: the first one
+/// reports and exits, the others (and any panic after it) wait silently for the exit.
 fn install_fail_stop() {
+    static STOPPING: AtomicBool = AtomicBool::new(false);
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let msg = info
@@ -76,7 +80,14 @@ fn install_fail_stop() {
             .map(String::as_str)
             .or_else(|| info.payload().downcast_ref::<&str>().copied())
             .unwrap_or("");
-        if msg.contains("timely communication error") {
+        let peer_failed = msg.contains("timely communication error");
+        if STOPPING.load(Ordering::SeqCst) || (peer_failed && STOPPING.swap(true, Ordering::SeqCst))
+        {
+            loop {
+                std::thread::park();
+            }
+        }
+        if peer_failed {
             eprintln!(
                 "ansatz: a cluster peer failed ({msg}); the job stops. Restart every process with --resume: process 0's checkpoint keeps the finished work"
             );
