@@ -34,9 +34,8 @@ Examples:
   ansatz family --json 'J--/-J-'
   ansatz family --threads 2 --out family-2024.json '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA (1)'
   ansatz family --hosts hosts.txt --process 0 --workers 8 --json    # one closure over a cluster
-  ansatz family --shard 0/4 --out family-2024.json    # a job array task (0/4 .. 3/4); writes
-  ansatz merge family-2024.json.shard-*-of-4          # family-2024.json.shard-0-of-4; merge writes
-                                                      # family-2024.json, as the single run does
+  ansatz family --shard 0/4 --out fam.json    # a job array task (0/4 .. 3/4): fam.json.shard-0-of-4
+  ansatz merge fam.json.shard-*-of-4 --json   # the single run's answer; writes fam.json
 
 closure_size counts distinct positions (hands and player to move), the cycle's own included;
 balanced lists the positions whose hands differ by at most one card (26/26 for the standard deck),
