@@ -1,5 +1,6 @@
 //! The distribution flags shared by the commands that split their work (`--shard`, `--hosts`,
-//! `--process`, `--workers`), their validation, and the fail-stop panic hook of cluster runs.
+//! `--process`, `--workers`), their validation into a [`Mode`], the fail-stop panic hook of cluster
+//! runs, and the command line as result files record it (without those flags).
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
