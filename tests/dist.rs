@@ -91,44 +91,61 @@ fn result_files(dir: &Path) -> Vec<(String, String)> {
     files
 }
 
+/// Runs the `n` shards of `base` (with `more`, e.g. `--out`) and returns their JSON summaries,
+/// last shard first: merge must not depend on the order it is given the files in.
+fn run_shards(base: &[&str], n: usize, more: &[&str]) -> Vec<Value> {
+    let mut shards: Vec<Value> = (0..n)
+        .map(|i| {
+            run_ok(&with(
+                base,
+                &[more, &["--shard", &format!("{i}/{n}")]].concat(),
+            ))
+        })
+        .collect();
+    shards.reverse();
+    shards
+}
+
+/// The shard files the summaries name.
+fn files_of(shards: &[Value]) -> Vec<String> {
+    shards
+        .iter()
+        .map(|v| v["file"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// `ansatz merge --json [--out OUT] FILES`, which must succeed.
+fn merge_ok(files: &[String], out: Option<&Path>) -> Value {
+    let mut args = vec!["merge".to_string(), "--json".into()];
+    if let Some(o) = out {
+        args.extend(["--out".into(), o.display().to_string()]);
+    }
+    args.extend(files.iter().cloned());
+    run_ok(&args)
+}
+
+/// The single run of `base` (2 threads, into `DIR/single`) and its 3 shards (1 thread each)
+/// merged into `DIR/merged`: the single run's answer, the merged answer and the shard files.
+fn single_and_merged(base: &[&str], dir: &Path) -> (Value, Value, Vec<String>) {
+    let out = |name: &str| dir.join(name).display().to_string();
+    let want = run_ok(&with(base, &["--out", &out("single"), "--threads", "2"]));
+    let files = files_of(&run_shards(
+        base,
+        3,
+        &["--out", &out("shards"), "--threads", "1"],
+    ));
+    let got = merge_ok(&files, Some(&dir.join("merged")));
+    (want, got, files)
+}
+
 #[test]
 fn shards_merge_into_the_single_run_answer() {
     for base in [LIMITED, BALANCED] {
         let dir = tmp(&format!("shards-{}", base.len()));
-        let single = dir.join("single");
-        let want = answer(run_ok(&with(
-            base,
-            &["--out", single.to_str().unwrap(), "--threads", "2"],
-        )));
-        let shards = dir.join("shards");
-        let mut files = Vec::new();
-        for i in 0..3 {
-            let v = run_ok(&with(
-                base,
-                &[
-                    "--out",
-                    shards.to_str().unwrap(),
-                    "--shard",
-                    &format!("{i}/3"),
-                    "--threads",
-                    "1",
-                ],
-            ));
-            files.push(v["file"].as_str().unwrap().to_string());
-        }
-        // Any order of the files gives the same answer.
-        files.reverse();
-        let merged = dir.join("merged");
-        let mut args = vec![
-            "merge".to_string(),
-            "--json".into(),
-            "--out".into(),
-            merged.display().to_string(),
-        ];
-        args.extend(files.iter().cloned());
-        same(&answer(run_ok(&args)), &want, &format!("merge {base:?}"));
+        let (want, got, files) = single_and_merged(base, &dir);
+        same(&answer(got), &answer(want), &format!("merge {base:?}"));
         assert!(
-            result_files(&merged) == result_files(&single),
+            result_files(&dir.join("merged")) == result_files(&dir.join("single")),
             "merged result files differ"
         );
 
@@ -222,9 +239,39 @@ fn wait_all(children: Vec<Child>, limit: Duration) -> Vec<Output> {
 
 /// Runs `base` as a cluster of `n` processes with `workers` threads each on loopback.
 fn cluster(base: &[&str], n: usize, workers: usize, dir: &Path, extra: &[&str]) -> Vec<Output> {
+    wait_all(
+        spawn_cluster(base, n, workers, dir, extra),
+        Duration::from_secs(60),
+    )
+}
+
+/// Runs `base` as a cluster (as [`cluster`]) that must succeed: every process exits 0, process 0
+/// alone prints, and only the result, which this returns.
+fn cluster_ok(base: &[&str], n: usize, workers: usize, dir: &Path, extra: &[&str]) -> Value {
+    let outs = cluster(base, n, workers, dir, extra);
+    for (i, o) in outs.iter().enumerate() {
+        assert!(
+            o.status.success(),
+            "{base:?} process {i}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(i == 0 || o.stdout.is_empty(), "process {i} printed");
+    }
+    serde_json::from_str(&stdout(&outs[0])).unwrap()
+}
+
+/// Starts `base` as a cluster of `n` processes with `workers` threads each on loopback (fresh
+/// ports); process `i` writes to `dir/pI` unless `extra` names `--out`.
+fn spawn_cluster(
+    base: &[&str],
+    n: usize,
+    workers: usize,
+    dir: &Path,
+    extra: &[&str],
+) -> Vec<Child> {
     let hosts = dir.join("hosts");
     std::fs::write(&hosts, free_hosts(n)).unwrap();
-    let children: Vec<Child> = (0..n)
+    (0..n)
         .map(|i| {
             let mut more = vec![
                 "--hosts".to_string(),
@@ -246,8 +293,7 @@ fn cluster(base: &[&str], n: usize, workers: usize, dir: &Path, extra: &[&str]) 
                 &more.iter().map(String::as_str).collect::<Vec<_>>(),
             ))
         })
-        .collect();
-    wait_all(children, Duration::from_secs(60))
+        .collect()
 }
 
 #[test]
@@ -259,18 +305,9 @@ fn three_processes_on_loopback_give_the_single_process_answer() {
             base,
             &["--out", single.to_str().unwrap(), "--threads", "1"],
         )));
-        let outs = cluster(base, 3, workers, &dir, &[]);
-        for (i, o) in outs.iter().enumerate() {
-            assert!(
-                o.status.success(),
-                "process {i}: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-        }
         // Process 0 alone prints, and only the result.
-        let got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
+        let got = cluster_ok(base, 3, workers, &dir, &[]);
         same(&answer(got), &want, &format!("cluster {base:?}"));
-        assert!(outs[1].stdout.is_empty() && outs[2].stdout.is_empty());
         assert!(
             result_files(&dir.join("p0")) == result_files(&single),
             "cluster result files differ"
@@ -302,16 +339,93 @@ fn a_cluster_resumes_from_process_0s_checkpoint() {
     );
     assert_eq!(o.status.code(), Some(1));
     // ... which a cluster run with --resume skips, giving the whole answer.
-    let outs = cluster(LIMITED, 3, 1, &dir, &["--resume"]);
-    for o in &outs {
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    }
+    let got = cluster_ok(LIMITED, 3, 1, &dir, &["--resume"]);
     let want = answer(run_ok(&with(
         LIMITED,
         &["--out", dir.join("single").to_str().unwrap()],
     )));
-    let got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
     same(&answer(got), &want, "resumed cluster");
+}
+
+/// Complete records in a checkpoint log (`library::checkpoint`: magic, version, then frames of
+/// length, checksum and payload; the first record is the run's fingerprint).
+fn checkpoint_records(path: &Path) -> usize {
+    let Ok(bytes) = std::fs::read(path) else {
+        return 0;
+    };
+    let (mut at, mut n) = (12, 0);
+    while at + 12 <= bytes.len() {
+        let len = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        if at + 12 + len > bytes.len() {
+            break;
+        }
+        at += 12 + len;
+        n += 1;
+    }
+    n
+}
+
+// Fail-stop: a process killed with SIGKILL mid-run stops the others (exit 2, a one-line message,
+// no hang); process 0's checkpoint keeps the units finished before, and a restarted cluster with
+// --resume ends with the single run's answer. A resumed run that played its logged units again
+// would count their decks twice, so the equal answer also shows that they were skipped.
+#[test]
+fn a_killed_process_stops_the_cluster_and_resume_finishes_the_job() {
+    // The first 800000 decks (24 units, their cycles and families: about 2 s of one core): long
+    // enough to be killed mid-run.
+    let base: &[&str] = &["assemble", "--balance", "--limit", "800000", "--json", "-q"];
+    let dir = tmp("fail-stop");
+    let ckpt = dir.join("p0/assemble-paper-2024-k3-balance.checkpoint");
+    let mut children = spawn_cluster(base, 3, 1, &dir, &[]);
+    let start = Instant::now();
+    // Kill process 2 once process 0 has logged a finished unit (after the fingerprint record).
+    while checkpoint_records(&ckpt) < 2 {
+        let ended = children.iter_mut().any(|c| c.try_wait().unwrap().is_some());
+        if ended || start.elapsed() > Duration::from_secs(60) {
+            for c in &mut children {
+                let _ = c.kill();
+            }
+            panic!("the cluster ended or logged nothing before the kill (ended: {ended})");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    children[2].kill().unwrap();
+    let killed = Instant::now();
+    let outs = wait_all(children, Duration::from_secs(60));
+    assert!(
+        killed.elapsed() < Duration::from_secs(30),
+        "the others took {:?} to stop",
+        killed.elapsed()
+    );
+    assert!(!outs[2].status.success());
+    for (i, o) in outs[..2].iter().enumerate() {
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "process {i}: {err}");
+        assert!(
+            err.contains("cluster peer failed") && err.contains("--resume"),
+            "process {i}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "process {i}: {err}");
+        assert!(o.stdout.is_empty(), "process {i} printed a result");
+    }
+    let logged = checkpoint_records(&ckpt);
+    assert!(logged >= 2, "the finished units were lost");
+
+    let got = cluster_ok(base, 3, 1, &dir, &["--resume"]);
+    let want = answer(run_ok(&with(
+        base,
+        &[
+            "--out",
+            dir.join("single").to_str().unwrap(),
+            "--threads",
+            "2",
+        ],
+    )));
+    same(&answer(got), &want, "resumed after a kill");
+    assert!(
+        result_files(&dir.join("p0")) == result_files(&dir.join("single")),
+        "resumed result files differ"
+    );
 }
 
 #[test]
@@ -384,14 +498,8 @@ fn find_pieces_shards_and_clusters_write_the_single_run_library() {
     let want = answer(run_ok(&with(FIND, &["--out", l])));
     let single = take("single.bin");
 
-    let mut files = Vec::new();
-    for i in 0..3 {
-        let v = run_ok(&with(FIND, &["--out", l, "--shard", &format!("{i}/3")]));
-        files.push(v["file"].as_str().unwrap().to_string());
-    }
-    let mut args = vec!["merge".to_string(), "--json".into()];
-    args.extend(files.iter().rev().cloned());
-    let mut merged = answer(run_ok(&args));
+    let files = files_of(&run_shards(FIND, 3, &["--out", l]));
+    let mut merged = answer(merge_ok(&files, None));
     merged
         .as_object_mut()
         .unwrap()
@@ -401,12 +509,7 @@ fn find_pieces_shards_and_clusters_write_the_single_run_library() {
     assert_eq!(merged, w);
     assert!(take("merged.bin") == single, "merged library differs");
 
-    let outs = cluster(FIND, 3, 2, &dir, &["--out", l]);
-    for o in &outs {
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    }
-    let mut got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
-    got = answer(got);
+    let mut got = answer(cluster_ok(FIND, 3, 2, &dir, &["--out", l]));
     got.as_object_mut().unwrap().remove("candidates_per_second");
     assert_eq!(got, w);
     assert!(take("cluster.bin") == single, "cluster library differs");
@@ -459,16 +562,63 @@ fn family_on_three_processes_equals_the_single_process_family() {
         v
     };
     let want = strip(run_ok(&with(base, &["--threads", "1"])));
-    let outs = cluster(base, 3, 2, &dir, &[]);
-    for o in &outs {
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    }
-    let got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
+    let got = cluster_ok(base, 3, 2, &dir, &[]);
     assert_eq!(got["threads"], 6);
     assert_eq!(strip(got), want);
-    assert!(outs[1].stdout.is_empty() && outs[2].stdout.is_empty());
-    let o = ansatz(&["family", "--shard", "0/2"]);
-    assert_eq!(o.status.code(), Some(2));
+}
+
+/// A family answer without its timing fields (and the thread count, which differs by design).
+fn family_answer(mut v: Value) -> Value {
+    for k in [
+        "seconds",
+        "positions_per_second",
+        "threads",
+        "command",
+        "version",
+    ] {
+        v.as_object_mut().unwrap().remove(k);
+    }
+    v
+}
+
+#[test]
+fn family_shards_merge_into_the_single_run_answer() {
+    // Source: arXiv:2403.13855 (2024), Appendix C (shared/data/games-2024.txt): its first game.
+    let first = super::common::data_lines("games-2024.txt")[0].clone();
+    // The 2024 paper's balanced deal (the default position), and the first constructed game.
+    for (position, n) in [(None, 3), (Some(first.as_str()), 4)] {
+        let dir = tmp(&format!("family-shards-{n}"));
+        let base: Vec<&str> = ["family", "--json", "-q"]
+            .into_iter()
+            .chain(position)
+            .collect();
+        let single = dir.join("single.json");
+        let want = run_ok(&with(&base, &["--out", single.to_str().unwrap()]));
+        assert!(want["closure_size"].as_u64().unwrap() > 1000);
+        let out = dir.join("family.json");
+        let shards = run_shards(&base, n, &["--out", out.to_str().unwrap()]);
+        let files = files_of(&shards);
+        // The shards' parts are disjoint and make the whole closure.
+        let sizes: u64 = shards
+            .iter()
+            .map(|v| v["closure_size"].as_u64().unwrap())
+            .sum();
+        assert_eq!(sizes, want["closure_size"].as_u64().unwrap());
+        assert!(!out.exists(), "a shard writes only its shard file");
+        let got = merge_ok(&files, None);
+        assert_eq!(family_answer(got), family_answer(want.clone()));
+        // merge writes the single run's --out file (the same command, without --shard).
+        let read = |p: &Path| -> Value {
+            serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+        };
+        let (saved, merged) = (read(&single), read(&out));
+        assert_eq!(family_answer(merged.clone()), family_answer(saved));
+        assert!(!merged["command"].as_str().unwrap().contains("--shard"));
+        // A missing shard is refused.
+        let o = ansatz(&["merge", &files[0]]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("missing"));
+    }
 }
 
 /// A random search with a few cycles, and an exhaustive one with cycles (both well under a second).
@@ -530,40 +680,11 @@ fn search_files(dir: &Path) -> Vec<(String, Vec<String>)> {
 fn search_shards_merge_into_the_single_run_answer() {
     for (base, tag) in [(RANDOM, "random"), (EXHAUSTIVE, "exhaustive")] {
         let dir = tmp(&format!("search-shards-{tag}"));
-        let single = dir.join("single");
-        let want = search_answer(run_ok(&with(
-            base,
-            &["--out", single.to_str().unwrap(), "--threads", "2"],
-        )));
-        let shards = dir.join("shards");
-        let mut files = Vec::new();
-        for i in 0..3 {
-            let v = run_ok(&with(
-                base,
-                &[
-                    "--out",
-                    shards.to_str().unwrap(),
-                    "--shard",
-                    &format!("{i}/3"),
-                    "--threads",
-                    "1",
-                ],
-            ));
-            files.push(v["file"].as_str().unwrap().to_string());
-        }
-        files.reverse();
-        let merged = dir.join("merged");
-        let mut args = vec![
-            "merge".to_string(),
-            "--json".into(),
-            "--out".into(),
-            merged.display().to_string(),
-        ];
-        args.extend(files.iter().cloned());
-        let got = search_answer(run_ok(&args));
+        let (want, got, files) = single_and_merged(base, &dir);
+        let (want, got) = (search_answer(want), search_answer(got));
         assert!(got == want, "{tag}: merged answer differs:\n{got}\n{want}");
         assert!(
-            search_files(&merged) == search_files(&single),
+            search_files(&dir.join("merged")) == search_files(&dir.join("single")),
             "{tag}: merged result files differ"
         );
         let o = ansatz(&["merge", &files[0], &files[1]]);
@@ -586,18 +707,9 @@ fn search_on_three_processes_gives_the_single_process_answer() {
             base,
             &["--out", single.to_str().unwrap(), "--threads", "1"],
         )));
-        let outs = cluster(base, 3, workers, &dir, &[]);
-        for (i, o) in outs.iter().enumerate() {
-            assert!(
-                o.status.success(),
-                "{tag} process {i}: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-        }
-        let got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
+        let got = cluster_ok(base, 3, workers, &dir, &[]);
         assert_eq!(got["threads"], 3 * workers, "{tag}");
         assert!(search_answer(got) == want, "{tag}: cluster answer differs");
-        assert!(outs[1].stdout.is_empty() && outs[2].stdout.is_empty());
         assert!(
             search_files(&dir.join("p0")) == search_files(&single),
             "{tag}: cluster result files differ"
@@ -632,13 +744,7 @@ fn search_checkpoints_resume_across_single_and_cluster_runs() {
         // A cluster resumes from a single run's checkpoint ...
         let p0 = dir.join("p0");
         let want = search_answer(run_ok(&with(base, &["--out", p0.to_str().unwrap()])));
-        let outs = cluster(base, 2, 1, &dir, &["--resume"]);
-        assert!(
-            outs[0].status.success(),
-            "{tag}: {}",
-            String::from_utf8_lossy(&outs[0].stderr)
-        );
-        let got: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
+        let got = cluster_ok(base, 2, 1, &dir, &["--resume"]);
         assert!(
             search_answer(got) == want,
             "{tag}: resumed cluster answer differs"
@@ -646,12 +752,7 @@ fn search_checkpoints_resume_across_single_and_cluster_runs() {
         // ... and a single run from a cluster's.
         let c = dir.join("c");
         std::fs::create_dir_all(&c).unwrap();
-        let outs = cluster(base, 2, 1, &c, &[]);
-        assert!(
-            outs[0].status.success(),
-            "{tag}: {}",
-            String::from_utf8_lossy(&outs[0].stderr)
-        );
+        cluster_ok(base, 2, 1, &c, &[]);
         let got = search_answer(run_ok(&with(
             base,
             &["--out", c.join("p0").to_str().unwrap(), "--resume"],

@@ -7,6 +7,8 @@
 //! depend on the thread count, and a run can resume from its finished units.
 
 pub mod candidates;
+pub mod cluster;
+pub mod records;
 
 use std::collections::BTreeMap;
 

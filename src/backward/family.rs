@@ -56,6 +56,13 @@ pub fn family(
     cfg: &Config,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Family, FamilyError> {
+    cycle_of(pos, cfg).map(|info| family_of_cycle(info, cfg, progress))
+}
+
+/// Plays `pos` forward to its cycle, after checking that backward play (and, with
+/// `cfg.visited_set`, the packed key) can handle its size: the cycle whose family [`family`]
+/// takes.
+pub fn cycle_of(pos: &Position, cfg: &Config) -> Result<CycleInfo, FamilyError> {
     if pos.total() > COMPACT_MAX_CARDS {
         return Err(FamilyError::TooManyCards(pos.total()));
     }
@@ -72,7 +79,7 @@ pub fn family(
             tricks,
             cards,
         }),
-        Outcome::Cycle(info) => Ok(family_of_cycle(info, cfg, progress)),
+        Outcome::Cycle(info) => Ok(info),
     }
 }
 

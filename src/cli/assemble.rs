@@ -9,21 +9,22 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::cluster::{DistArgs, Mode};
+use super::merge::decode;
 use super::output::{BadInput, Out};
 use super::progress;
 use crate::ansatz::template::Template;
 use crate::assemble::candidates::Frame;
+use crate::assemble::cluster::{ClusterJob, run_cluster};
+use crate::assemble::records::{FamilyDone, Record, families_of};
 use crate::assemble::{CycleHit, Faces, Plan, UnitDone, merge};
 use crate::backward::closure::Config as ClosureConfig;
-use crate::backward::family::family;
 use crate::card::{Card, DeckSpec};
-use crate::dist::shard::ShardFile;
-use crate::library::checkpoint::Checkpoint;
+use crate::dist::shard::{ShardFile, encode_part};
+use crate::dist::start::{Resume, Started, start};
 use crate::library::fnv1a;
 use crate::library::{self, Library, write_atomic};
 use crate::position::Position;
@@ -100,23 +101,6 @@ pub struct Args {
     stop_after_units: Option<usize>,
     #[command(flatten)]
     dist: DistArgs,
-}
-
-/// One checkpoint record: a finished unit of decks, or a finished family.
-#[derive(Serialize, Deserialize, Clone, Debug)]
-pub(super) enum Record {
-    Unit(UnitDone),
-    Family(FamilyDone),
-}
-
-/// What a cycle's family contributes to the result.
-#[derive(Serialize, Deserialize, Clone, Debug)]
-pub(super) struct FamilyDone {
-    cycle_key: u128,
-    closure_size: u64,
-    complete: bool,
-    max_depth: u64,
-    balanced: Vec<String>,
 }
 
 fn parse_faces(s: &str) -> Result<Faces, String> {
@@ -257,10 +241,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     );
     // Distribution (`--shard`, `--hosts`): without those flags this is the single-process run.
     let mode = args.dist.mode()?;
-    let shard = match &mode {
-        Mode::Shard(s) => Some(*s),
-        _ => None,
-    };
+    let shard = mode.shard();
     // A shard keeps its own checkpoint (and fingerprint), so each array task resumes alone.
     let (ckpt_stem, fingerprint) = match shard {
         Some(s) => (
@@ -270,37 +251,22 @@ pub fn run(args: Args) -> Result<ExitCode> {
         None => (stem.clone(), fingerprint),
     };
     // In a cluster only process 0 logs and writes; the others compute and exit quietly.
-    let lead = !matches!(&mode, Mode::Cluster(c) if c.process != 0);
+    let lead = mode.lead();
     let ckpt_path = args.out.join(format!("{ckpt_stem}.checkpoint"));
     let pool = super::bench::pool(args.threads)?;
 
     // A cluster connects first: if it never forms, no checkpoint is left behind.
-    let mut connection = match &mode {
-        Mode::Cluster(c) => Some(c.connect().map_err(|e| BadInput(e.to_string()))?),
-        _ => None,
-    };
-    if lead && args.resume && !ckpt_path.exists() {
-        return Err(BadInput(format!(
-            "--resume: no checkpoint at {} (run without --resume to start)",
-            ckpt_path.display()
-        ))
-        .into());
-    }
-    let (log, previous) = if !lead {
-        (None, Vec::new())
-    } else if args.resume {
-        let (log, recs) = Checkpoint::<Record>::resume(&ckpt_path, &fingerprint)
-            .map_err(|e| BadInput(e.to_string()))?;
-        (Some(log), recs)
+    let resume = if args.resume {
+        Resume::Existing
     } else {
-        (
-            Some(
-                Checkpoint::<Record>::create(&ckpt_path, &fingerprint)
-                    .map_err(|e| BadInput(e.to_string()))?,
-            ),
-            Vec::new(),
-        )
+        Resume::No
     };
+    let Started {
+        mut connection,
+        log,
+        previous,
+    } = start::<Record>(&mode, &ckpt_path, &fingerprint, resume)
+        .map_err(|e| BadInput(e.to_string()))?;
     let log = Arc::new(Mutex::new(log));
     let mut done_units = Vec::new();
     let mut done_families = BTreeMap::new();
@@ -344,14 +310,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
         };
         let pb = progress::bar(total, "decks", args.quiet || args.json || !lead);
         let connection = connection.take().expect("connected above");
+        let bar = pb.clone();
         match run_cluster(
             cluster,
             connection,
             fnv1a(format!("assemble {fingerprint} workers={}", cluster.workers).as_bytes()),
             job,
             Arc::new(note),
-            pb.clone(),
-        )? {
+            Arc::new(move |n| bar.inc(n)),
+        )
+        .map_err(|e| BadInput(e.to_string()))?
+        {
             None => return Ok(ExitCode::SUCCESS),
             Some(r) => {
                 pb.finish_and_clear();
@@ -400,21 +369,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         // family depends on the cycle alone, so they agree, and merge keeps one).
         let cycles: Vec<&CycleHit> = merged.cycles.values().collect();
         let pb = progress::bar(cycles.len() as u64, "families", args.quiet || args.json);
-        let families: Vec<FamilyDone> = pool.install(|| {
-            cycles
-                .par_iter()
-                .map(|hit| {
-                    if let Some(f) = done_families.get(&hit.cycle_key) {
-                        pb.inc(1);
-                        return f.clone();
-                    }
-                    let f = family_done(hit.cycle_key, &hit.deck, &frame, &cfg);
-                    note(&Record::Family(f.clone()));
-                    pb.inc(1);
-                    f
-                })
-                .collect()
-        });
+        let families = pool
+            .install(|| families_of(&cycles, &done_families, &frame, &cfg, &note, &|| pb.inc(1)));
         pb.finish_and_clear();
         (units, families)
     };
@@ -461,8 +417,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             command: "assemble".into(),
             fingerprint: fingerprint_without_shard(&fingerprint),
             shard: s,
-            context: encode(&context),
-            records: encode(&records),
+            context: encode_part(&context),
+            records: encode_part(&records),
         };
         file.write(&path)
             .map_err(|e| anyhow::anyhow!(e.to_string()))?;
@@ -503,20 +459,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The family of one cycle, reached from a deck (player 1's hand) that plays into it. It depends
-/// on the cycle alone, whichever deck reaches it.
-fn family_done(key: u128, deck: &[Card], frame: &Frame, cfg: &ClosureConfig) -> FamilyDone {
-    let pos = Position::new(deck.to_vec(), frame.other.clone(), frame.to_move);
-    let fam = family(&pos, cfg, &|_| {}).expect("the deck was seen to cycle");
-    FamilyDone {
-        cycle_key: key,
-        closure_size: fam.closure_size,
-        complete: fam.complete,
-        max_depth: fam.max_depth,
-        balanced: fam.balanced.iter().map(|p| p.to_string()).collect(),
-    }
-}
-
 /// What `ansatz merge` needs, besides the records, to write the single-run answer.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub(super) struct RunContext {
@@ -526,10 +468,6 @@ pub(super) struct RunContext {
     to_move: u8,
     cards: usize,
     balance: bool,
-}
-
-fn encode<T: Serialize>(v: &T) -> Vec<u8> {
-    bincode::serde::encode_to_vec(v, bincode::config::standard()).expect("records serialise")
 }
 
 /// Every shard of a run shares the fingerprint of the whole run.
@@ -542,16 +480,11 @@ fn fingerprint_without_shard(f: &str) -> String {
 pub(super) fn merge_shards(files: &[ShardFile], out: &Path) -> Result<(Value, Value)> {
     let started = Instant::now();
     let bad = |what: &str| BadInput(format!("shard file: {what}"));
-    let cfg = bincode::config::standard();
-    let context: RunContext = bincode::serde::decode_from_slice(&files[0].context, cfg)
-        .map_err(|_| bad("unreadable assemble context"))?
-        .0;
+    let context: RunContext = decode(&files[0].context, "assemble context")?;
     let mut units = Vec::new();
     let mut families = BTreeMap::new();
     for f in files {
-        let records: Vec<Record> = bincode::serde::decode_from_slice(&f.records, cfg)
-            .map_err(|_| bad("unreadable assemble records"))?
-            .0;
+        let records: Vec<Record> = decode(&f.records, "assemble records")?;
         for r in records {
             match r {
                 Record::Unit(u) => units.push(u),
@@ -630,144 +563,6 @@ fn finish(
     let meta: Value = serde_json::from_str(&ctx.meta)?;
     write_results(dir, &ctx.stem, &meta, &summary, units, !ctx.balance)?;
     Ok(summary)
-}
-
-/// Everything a cluster worker needs (shared by the workers of this process).
-struct ClusterJob {
-    plan: Arc<Plan>,
-    limit: u64,
-    keep_decks: bool,
-    cfg: ClosureConfig,
-    /// Finished work from process 0's checkpoint (empty elsewhere).
-    done_units: Vec<UnitDone>,
-    done_families: BTreeMap<u128, FamilyDone>,
-}
-
-/// What a cluster worker sends: a finished unit (to worker 0), or a cycle to build the family
-/// of (to the cycle's owner, by a fixed hash of its packed id, so each family is built once).
-#[derive(Serialize, Deserialize, Clone, Debug)]
-enum Msg {
-    Unit(UnitDone),
-    Cycle { key: u128, deck: Vec<Card> },
-}
-
-/// The cluster run: unit `i` runs on worker `i % workers`; finished units go to worker 0 (process
-/// 0), which logs them; distinct cycles go to their owners, which build the families and send
-/// them to worker 0. Returns the units and families at process 0, `None` elsewhere.
-fn run_cluster(
-    cluster: &crate::dist::cluster::Cluster,
-    connection: crate::dist::cluster::Connection,
-    job_fingerprint: u64,
-    job: ClusterJob,
-    note: Arc<dyn Fn(&Record) + Send + Sync>,
-    pb: indicatif::ProgressBar,
-) -> Result<Option<(Vec<UnitDone>, Vec<FamilyDone>)>> {
-    use crate::dist::cluster::{position, round, round_collect, same_job};
-    use crate::dist::owner::owner;
-    let job = Arc::new(job);
-    pb.inc(job.done_units.iter().map(|u| u.decks).sum());
-    let results = cluster
-        .execute(connection, move |w| {
-            if !same_job(w, job_fingerprint) {
-                return Err(());
-            }
-            let (me, peers) = position(w);
-            // Round 1: worker 0 tells every worker which units and families are already done.
-            let seed: Vec<(u64, Vec<u32>, Vec<u128>)> = if me == 0 {
-                let units: Vec<u32> = job.done_units.iter().map(|u| u.index).collect();
-                let fams: Vec<u128> = job.done_families.keys().copied().collect();
-                (0..peers as u64)
-                    .map(|t| (t, units.clone(), fams.clone()))
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            let (done_idx, done_keys) = round_collect(w, seed, |x| x.0)
-                .pop()
-                .map(|x| (x.1, x.2))
-                .unwrap_or_default();
-            let done_idx: std::collections::HashSet<u32> = done_idx.into_iter().collect();
-            let done_keys: std::collections::HashSet<u128> = done_keys.into_iter().collect();
-
-            // Round 2: units run where they belong; results stream to worker 0, cycles to owners.
-            let cycles_of = |u: &UnitDone| -> Vec<Msg> {
-                u.cycles
-                    .iter()
-                    .map(|c| Msg::Cycle {
-                        key: c.cycle_key,
-                        deck: c.deck.clone(),
-                    })
-                    .collect()
-            };
-            let previous: Vec<Msg> = if me == 0 {
-                job.done_units.iter().flat_map(cycles_of).collect()
-            } else {
-                Vec::new()
-            };
-            let j = job.clone();
-            let fresh = j
-                .plan
-                .unit_limits(j.limit)
-                .into_iter()
-                .filter(move |&(i, _)| i as usize % peers == me && !done_idx.contains(&i))
-                .flat_map(|(i, lim)| {
-                    let u = j.plan.run_unit(i, lim, j.keep_decks);
-                    let mut msgs = cycles_of(&u);
-                    msgs.insert(0, Msg::Unit(u));
-                    msgs
-                });
-            let mut units: Vec<UnitDone> = Vec::new();
-            let mut owned: BTreeMap<u128, Vec<Card>> = BTreeMap::new();
-            round(
-                w,
-                previous.into_iter().chain(fresh),
-                move |m: &Msg| match m {
-                    Msg::Unit(_) => 0,
-                    Msg::Cycle { key, .. } => owner(*key, peers) as u64,
-                },
-                &mut |m| match m {
-                    Msg::Unit(u) => {
-                        note(&Record::Unit(u.clone()));
-                        pb.inc(u.decks);
-                        units.push(u);
-                    }
-                    Msg::Cycle { key, deck } => {
-                        owned.entry(key).or_insert(deck);
-                    }
-                },
-            );
-
-            // Round 3: each owner builds the families of its cycles; they go to worker 0.
-            let frame = &job.plan.frame;
-            let fams = owned
-                .iter()
-                .filter(|(k, _)| !done_keys.contains(k))
-                .map(|(k, deck)| family_done(*k, deck, frame, &job.cfg));
-            let mut families: Vec<FamilyDone> = Vec::new();
-            round(w, fams, |_| 0, &mut |f: FamilyDone| {
-                note(&Record::Family(f.clone()));
-                families.push(f);
-            });
-            if me != 0 {
-                return Ok(None);
-            }
-            // The finished work of an earlier attempt joins the new, in unit order as a single
-            // run gives it (the decks file lists decks in unit order).
-            units.extend(job.done_units.iter().cloned());
-            units.sort_by_key(|u| u.index);
-            families.extend(job.done_families.values().cloned());
-            Ok(Some((units, families)))
-        })
-        .map_err(|e| BadInput(e.to_string()))?;
-    let results: Vec<_> = results
-        .into_iter()
-        .collect::<Result<_, ()>>()
-        .map_err(|_| {
-            BadInput(
-                "the cluster's processes run different jobs: start every process with the same command, arguments and --workers (only --process differs)".into(),
-            )
-        })?;
-    Ok(results.into_iter().flatten().next())
 }
 
 fn short_name(name: &str) -> String {

@@ -1,7 +1,9 @@
 //! The distribution flags shared by the commands that split their work (`--shard`, `--hosts`,
-//! `--process`, `--workers`), their validation, and the fail-stop panic hook of cluster runs.
+//! `--process`, `--workers`), their validation into a [`Mode`], the fail-stop panic hook of cluster
+//! runs, and the command line as result files record it (without those flags).
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::Result;
@@ -32,12 +34,7 @@ pub struct DistArgs {
     connect_timeout: u64,
 }
 
-/// How a run is split.
-pub enum Mode {
-    Single,
-    Shard(Shard),
-    Cluster(Cluster),
-}
+pub use crate::dist::Mode;
 
 impl DistArgs {
     pub fn mode(&self) -> Result<Mode> {
@@ -71,8 +68,11 @@ impl DistArgs {
 
 /// Fail-stop: when a peer dies, timely's network threads panic with "timely communication
 /// error"; the workers would then wait for it forever. Stop the whole process instead, with a
-/// one-line message and exit code 2. Process 0's checkpoint keeps the finished units.
+/// one-line message and exit code 2. Process 0's checkpoint keeps the finished units. Several
+/// network threads (receiving from and sending to the dead peer) fail at once: the first one
+/// reports and exits, the others (and any panic after it) wait silently for the exit.
 fn install_fail_stop() {
+    static STOPPING: AtomicBool = AtomicBool::new(false);
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let msg = info
@@ -81,7 +81,14 @@ fn install_fail_stop() {
             .map(String::as_str)
             .or_else(|| info.payload().downcast_ref::<&str>().copied())
             .unwrap_or("");
-        if msg.contains("timely communication error") {
+        let peer_failed = msg.contains("timely communication error");
+        if STOPPING.load(Ordering::SeqCst) || (peer_failed && STOPPING.swap(true, Ordering::SeqCst))
+        {
+            loop {
+                std::thread::park();
+            }
+        }
+        if peer_failed {
             eprintln!(
                 "ansatz: a cluster peer failed ({msg}); the job stops. Restart every process with --resume: process 0's checkpoint keeps the finished work"
             );
@@ -89,4 +96,38 @@ fn install_fail_stop() {
         }
         default(info);
     }));
+}
+
+/// The distribution flags, each followed by its value: they steer how a run is split, not what
+/// it finds.
+const DIST_FLAGS: &[&str] = &[
+    "--shard",
+    "--hosts",
+    "--process",
+    "--workers",
+    "--connect-timeout",
+];
+
+/// The command line as recorded in result files: without the flags that only steer this
+/// invocation (the distribution flags and `steering`, each with its value, and the `switches`),
+/// so a cluster run, a merged job array, an interrupted and resumed run and a single run record
+/// the same command.
+pub fn recorded_command(steering: &[&str], switches: &[&str]) -> String {
+    let takes_value = |a: &str| DIST_FLAGS.contains(&a) || steering.contains(&a);
+    let mut out = vec!["ansatz".to_string()];
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if switches.contains(&a.as_str()) {
+            continue;
+        }
+        if takes_value(&a) {
+            args.next();
+            continue;
+        }
+        if a.split_once('=').is_some_and(|(f, _)| takes_value(f)) {
+            continue;
+        }
+        out.push(a);
+    }
+    out.join(" ")
 }

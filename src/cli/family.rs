@@ -2,20 +2,28 @@
 //! Also the helpers `extend` shares: an open-ended progress counter and result-file writes.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::bench::pool;
-use super::cluster::{DistArgs, Mode};
+use super::cluster::{DistArgs, Mode, recorded_command};
+use super::merge::decode;
 use super::output::{BadInput, Out};
 use super::play::{PAPER_DEAL, parse_position};
-use crate::backward::closure::Config;
+use crate::backward::closure::{Closure, Config};
 use crate::backward::{Family, FamilyError, family};
+use crate::dist::closure::{ClusterFamilyError, family_on_cluster};
+use crate::dist::family::{ClosurePart, family_from_parts, family_part};
+use crate::dist::shard::{Shard, ShardFile, beside, encode_part};
+use crate::library::fnv1a;
 use crate::notation::Notation;
+use crate::position::Position;
 
 /// Play POSITION to its cycle, then find every position whose game reaches that cycle (the
 /// backward closure of the cycle's positions) and the balanced deals among them.
@@ -26,11 +34,17 @@ Examples:
   ansatz family --json 'J--/-J-'
   ansatz family --threads 2 --out family-2024.json '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA (1)'
   ansatz family --hosts hosts.txt --process 0 --workers 8 --json    # one closure over a cluster
+  ansatz family --shard 0/4 --out fam.json    # a job array task (0/4 .. 3/4): fam.json.shard-0-of-4
+  ansatz merge fam.json.shard-*-of-4 --json   # the single run's answer; writes fam.json
 
 closure_size counts distinct positions (hands and player to move), the cycle's own included;
 balanced lists the positions whose hands differ by at most one card (26/26 for the standard deck),
 sorted as strings; max_depth is the most tricks any of them stands before the cycle.
-Exit 1 when the game terminates (no cycle) or --max-positions stops the search (partial counts).")]
+Exit 1 when the game terminates (no cycle) or --max-positions stops the search (partial counts).
+--shard I/N takes the cycle positions s (in play order from the cycle id) with s % N == I and the
+positions whose games first meet the cycle there; `ansatz merge` joins the parts into the single
+run's answer (--max-positions then applies to each shard's part). Without --out the shard file is
+results/family-HASH.shard-I-of-N.bin.")]
 pub struct Args {
     /// The position: HAND1/HAND2 [(1)|(2)], top card first. Default: the balanced
     /// non-terminating deal of the 2024 paper.
@@ -119,46 +133,88 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ..Config::default()
     };
     let mode = args.dist.mode()?;
-    let mut threads = pool.current_num_threads();
-    let result = match &mode {
-        Mode::Shard(_) => {
-            return Err(BadInput(
-                "family has no units to shard: run it on a cluster with --hosts instead".into(),
-            )
-            .into());
+    let quiet = args.quiet || args.json;
+    let (result, threads) = match &mode {
+        Mode::Shard(s) => {
+            let pb = counter("positions", quiet);
+            let start = Instant::now();
+            let part = pool.install(|| family_part(&pos, *s, &cfg, &|n| pb.inc(n)));
+            pb.finish_and_clear();
+            return match part {
+                Ok(part) => write_shard(
+                    &args,
+                    &pos,
+                    *s,
+                    &part,
+                    start.elapsed().as_secs_f64(),
+                    pool.current_num_threads(),
+                ),
+                Err(e) => family_error(e),
+            };
         }
         Mode::Cluster(cluster) => {
-            threads = cluster.total_workers();
-            match family_on_cluster(cluster, &pos, &cfg, args.quiet || args.json)? {
-                None => return Ok(ExitCode::SUCCESS),
-                Some(r) => r,
+            let pb = counter("positions", quiet || cluster.process != 0);
+            let progress = move |n| pb.inc(n);
+            match family_on_cluster(cluster, &pos, &cfg, progress) {
+                Ok(None) => return Ok(ExitCode::SUCCESS),
+                Ok(Some(f)) => (Ok(f), cluster.total_workers()),
+                Err(ClusterFamilyError::Family(e)) => (Err(e), 0),
+                Err(e) => return Err(BadInput(e.to_string()).into()),
             }
         }
         Mode::Single => {
-            let pb = counter("positions", args.quiet || args.json);
+            let pb = counter("positions", quiet);
             let result = pool.install(|| family(&pos, &cfg, &|n| pb.inc(n)));
             pb.finish_and_clear();
-            result
+            (result, pool.current_num_threads())
         }
     };
-    let f = match result {
-        Ok(f) => f,
-        Err(e @ FamilyError::Terminates { .. }) => {
+    match result {
+        Ok(f) => report(
+            &f,
+            &pos,
+            threads,
+            args.out.as_deref(),
+            &command_line(),
+            args.json,
+            args.max_positions,
+        ),
+        Err(e) => family_error(e),
+    }
+}
+
+/// A game that ends has no family: exit 1 with the reason; other errors are bad input.
+fn family_error(e: FamilyError) -> Result<ExitCode> {
+    match e {
+        FamilyError::Terminates { .. } => {
             eprintln!("ansatz: {e}");
-            return Ok(ExitCode::from(1));
+            Ok(ExitCode::from(1))
         }
-        Err(e) => return Err(BadInput(e.to_string()).into()),
-    };
-    let mut v = family_json(&f, threads);
+        e => Err(BadInput(e.to_string()).into()),
+    }
+}
+
+/// The answer of a family (single run, cluster or merged shards): the JSON or text on stdout, the
+/// JSON with `command` in `out`; exit 1 when `--max-positions` stopped the search.
+fn report(
+    f: &Family,
+    pos: &Position,
+    threads: usize,
+    out_file: Option<&Path>,
+    command: &str,
+    as_json: bool,
+    max_positions: u64,
+) -> Result<ExitCode> {
+    let mut v = family_json(f, threads);
     v["position"] = Value::from(pos.to_string());
-    if let Some(path) = &args.out {
+    if let Some(path) = out_file {
         let mut saved = v.clone();
-        saved["command"] = Value::from(command_line());
+        saved["command"] = Value::from(command);
         saved["version"] = Value::from(env!("CARGO_PKG_VERSION"));
         write_atomic(path, &format!("{saved}\n"))?;
     }
     let mut out = Out::new();
-    if args.json {
+    if as_json {
         out.json(&v)?;
     } else {
         writeln!(out, "position      {pos}")?;
@@ -186,80 +242,126 @@ pub fn run(args: Args) -> Result<ExitCode> {
         out.flush()?;
     }
     if !f.complete {
-        eprintln!(
-            "ansatz: --max-positions {} reached: the counts are partial",
-            args.max_positions
-        );
+        eprintln!("ansatz: --max-positions {max_positions} reached: the counts are partial");
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// The family on a cluster: every process plays the position to its cycle; the closure's
-/// positions are spread over all workers by a fixed hash of their packed key (`dist::closure`).
-/// Returns the family at process 0, `None` elsewhere.
-fn family_on_cluster(
-    cluster: &crate::dist::cluster::Cluster,
-    pos: &crate::position::Position,
-    cfg: &Config,
-    quiet: bool,
-) -> Result<Option<Result<Family, FamilyError>>> {
-    use crate::backward::family::{cycle_positions, cycle_seeds, family_from_closure};
-    use crate::dist::cluster::same_job;
-    if pos.total() > crate::position::PACK_MAX_CARDS {
-        return Err(BadInput(format!(
-            "a cluster closure handles at most {} cards, not {}",
-            crate::position::PACK_MAX_CARDS,
-            pos.total()
-        ))
-        .into());
+/// What `ansatz merge` needs, besides the closure parts, to give the single-run answer.
+#[derive(Serialize, Deserialize)]
+struct FamilyContext {
+    /// The position in dash notation.
+    position: String,
+    max_positions: u64,
+    visited_set: bool,
+    /// The JSON file the single run writes (`--out`), if any.
+    out: Option<String>,
+    /// The command line without its distribution flags.
+    command: String,
+}
+
+/// The shard file of a `family --shard I/N` run: `OUT.shard-I-of-N` beside `--out OUT`, else
+/// `results/family-HASH.shard-I-of-N.bin` (HASH: of the position).
+fn shard_file_path(out: Option<&Path>, pos: &Position, s: Shard) -> PathBuf {
+    match out {
+        Some(p) => beside(p, s),
+        None => PathBuf::from("results").join(format!(
+            "family-{:016x}.{}.bin",
+            fnv1a(pos.to_string().as_bytes()),
+            s.suffix()
+        )),
     }
-    let info = match crate::engine::play(pos) {
-        crate::engine::Outcome::Cycle(info) => info,
-        crate::engine::Outcome::Terminates {
-            winner,
-            tricks,
-            cards,
-        } => {
-            return Ok(Some(Err(FamilyError::Terminates {
-                winner,
-                tricks,
-                cards,
-            })));
-        }
+}
+
+/// Writes a shard's part of the closure for `ansatz merge` and reports it.
+fn write_shard(
+    args: &Args,
+    pos: &Position,
+    s: Shard,
+    part: &Closure,
+    seconds: f64,
+    threads: usize,
+) -> Result<ExitCode> {
+    let path = shard_file_path(args.out.as_deref(), pos, s);
+    let context = FamilyContext {
+        position: pos.to_string(),
+        max_positions: args.max_positions,
+        visited_set: args.visited_set,
+        out: args.out.as_ref().map(|p| p.display().to_string()),
+        command: recorded_command(&[], &[]),
     };
-    let seeds = cycle_seeds(&cycle_positions(&info));
-    let fingerprint = crate::library::fnv1a(
-        format!(
-            "family {} max_positions={} workers={}",
-            info.cycle_id, cfg.max_positions, cluster.workers
-        )
-        .as_bytes(),
-    );
-    let connection = cluster.connect().map_err(|e| BadInput(e.to_string()))?;
-    let lead = cluster.process == 0;
-    let pb = counter("positions", quiet || !lead);
-    let cfg = *cfg;
-    let start = std::time::Instant::now();
-    let results = cluster
-        .execute(connection, move |w| {
-            if !same_job(w, fingerprint) {
-                return Err(());
-            }
-            Ok(crate::dist::closure::closure(w, &seeds, &cfg, &|n| {
-                pb.inc(n)
-            }))
-        })
-        .map_err(|e| BadInput(e.to_string()))?;
-    let results: Vec<_> = results.into_iter().collect::<Result<_, ()>>().map_err(|_| {
-        BadInput(
-            "the cluster's processes run different jobs: start every process with the same command, arguments and --workers (only --process differs)".into(),
-        )
-    })?;
-    let seconds = start.elapsed().as_secs_f64();
-    Ok(results
-        .into_iter()
-        .flatten()
-        .next()
-        .map(|found| Ok(family_from_closure(info, found, seconds))))
+    let file = ShardFile {
+        command: "family".into(),
+        fingerprint: format!(
+            "family v1 position={} max_positions={} visited_set={}",
+            context.position, context.max_positions, context.visited_set
+        ),
+        shard: s,
+        context: encode_part(&context),
+        records: encode_part(&(ClosurePart::from(part), seconds, threads)),
+    };
+    file.write(&path)
+        .map_err(|e| anyhow::anyhow!(e.to_string()))?;
+    let v = json!({
+        "shard": s.to_string(),
+        "file": path.display().to_string(),
+        "closure_size": part.size,
+        "balanced_count": part.balanced.len(),
+        "complete": part.complete,
+    });
+    let mut out = Out::new();
+    if args.json {
+        out.json(&v)?;
+    } else {
+        let mut every = path.display().to_string();
+        every = every.replace(&s.suffix(), &format!("shard-*-of-{}", s.count));
+        writeln!(
+            out,
+            "shard {s}: {} positions, {} balanced -> {}\nmerge every shard with: ansatz merge {every}",
+            part.size,
+            part.balanced.len(),
+            path.display()
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Merges the shard files of one `family --shard I/N` run into its single-run answer (the same
+/// JSON, and the same `--out` file: at `out`, else where the shards were told to write it).
+pub(super) fn merge_shards(
+    files: &[ShardFile],
+    out: Option<&Path>,
+    as_json: bool,
+) -> Result<ExitCode> {
+    let bad = |what: &str| BadInput(format!("shard file: {what}"));
+    let ctx: FamilyContext = decode(&files[0].context, "family context")?;
+    let pos = Position::parse(&ctx.position, Notation::Dash)
+        .map_err(|e| bad(&format!("bad position: {e}")))?;
+    let (mut parts, mut seconds, mut threads) = (Vec::new(), 0.0, 0);
+    for f in files {
+        let (part, secs, th): (ClosurePart, f64, usize) = decode(&f.records, "family records")?;
+        parts.push(Closure::try_from(&part).map_err(|e| bad(&e.to_string()))?);
+        seconds += secs;
+        threads += th;
+    }
+    let cfg = Config {
+        max_positions: ctx.max_positions,
+        visited_set: ctx.visited_set,
+        ..Config::default()
+    };
+    let f = match family_from_parts(&pos, &cfg, parts, seconds) {
+        Ok(f) => f,
+        Err(e) => return Err(bad(&e.to_string()).into()),
+    };
+    let out_file = out.map(Path::to_path_buf).or(ctx.out.map(PathBuf::from));
+    report(
+        &f,
+        &pos,
+        threads,
+        out_file.as_deref(),
+        &ctx.command,
+        as_json,
+        ctx.max_positions,
+    )
 }

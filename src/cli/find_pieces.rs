@@ -13,14 +13,17 @@ use serde_json::json;
 
 use super::bench::pool;
 use super::cluster::{DistArgs, Mode};
+use super::merge::decode;
 use super::output::{BadInput, Out};
 use super::progress;
 use crate::ansatz::enumerate::{DEFAULT_RANGES, Params};
 use crate::ansatz::find::{FindConfig, Method, RunReport, Search, build_library};
+use crate::ansatz::find_cluster::run_cluster;
 use crate::ansatz::template::Template;
 use crate::card::{Card, NUMBER};
-use crate::dist::shard::{Shard, ShardFile};
-use crate::library::checkpoint::{Checkpoint, CheckpointError, RangeDone};
+use crate::dist::shard::{ShardFile, beside, encode_part};
+use crate::dist::start::{Resume, Started, start};
+use crate::library::checkpoint::{CheckpointError, RangeDone};
 use crate::library::fnv1a;
 use crate::library::{self, Enumeration, Library};
 use crate::notation::{Notation, parse_hand};
@@ -96,43 +99,11 @@ pub struct Args {
     dist: DistArgs,
 }
 
-/// The command line as recorded in the library: without the flags that only steer this
-/// invocation, so an interrupted and resumed run records the same command as an uninterrupted one.
+/// The command line as recorded in the library: an interrupted and resumed run records the same
+/// command as an uninterrupted one, and a split run the same as a single run.
 fn recorded_command() -> String {
-    let mut out = vec!["ansatz".to_string()];
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        if a == "--resume" {
-            continue;
-        }
-        // Distribution flags steer how the run is split, not what it finds: a cluster run,
-        // a merged job array and a single run record the same command.
-        if DIST_FLAGS.contains(&a.as_str()) {
-            args.next();
-            continue;
-        }
-        if DIST_FLAGS.iter().any(|f| a.starts_with(&format!("{f}="))) {
-            continue;
-        }
-        if a == "--stop-after-ranges" {
-            args.next();
-            continue;
-        }
-        if a.starts_with("--stop-after-ranges=") {
-            continue;
-        }
-        out.push(a);
-    }
-    out.join(" ")
+    super::cluster::recorded_command(&["--stop-after-ranges"], &["--resume"])
 }
-
-const DIST_FLAGS: &[&str] = &[
-    "--shard",
-    "--hosts",
-    "--process",
-    "--workers",
-    "--connect-timeout",
-];
 
 fn face_kind(c: char) -> Result<Card> {
     Ok(match c.to_ascii_uppercase() {
@@ -202,40 +173,28 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let fingerprint = config.fingerprint();
     let search = Arc::new(Search::new(config).map_err(|e| BadInput(e.to_string()))?);
-    let shard = match &mode {
-        Mode::Shard(s) => Some(*s),
-        _ => None,
-    };
+    let shard = mode.shard();
     // A shard keeps its own checkpoint, so each array task resumes alone.
     let (ck_path, fingerprint) = match shard {
         Some(s) => (
-            checkpoint_path(&shard_path(&args.out, s)),
+            checkpoint_path(&beside(&args.out, s)),
             format!("{fingerprint} shard={s}"),
         ),
         None => (checkpoint_path(&args.out), fingerprint),
     };
-    let lead = !matches!(&mode, Mode::Cluster(c) if c.process != 0);
+    let lead = mode.lead();
     // A cluster connects first: if it never forms, no checkpoint is left behind.
-    let mut connection = match &mode {
-        Mode::Cluster(c) => Some(c.connect().map_err(|e| BadInput(e.to_string()))?),
-        _ => None,
-    };
-    let (checkpoint, done) = if !lead {
-        (None, Vec::new())
-    } else if args.resume {
-        let (c, d) =
-            Checkpoint::<crate::library::checkpoint::RangeDone>::resume(&ck_path, &fingerprint)
-                .map_err(checkpoint_error)?;
-        (Some(c), d)
+    let resume = if args.resume {
+        Resume::OrStart
     } else {
-        (
-            Some(
-                Checkpoint::<crate::library::checkpoint::RangeDone>::create(&ck_path, &fingerprint)
-                    .map_err(checkpoint_error)?,
-            ),
-            Vec::new(),
-        )
+        Resume::No
     };
+    let Started {
+        mut connection,
+        log: checkpoint,
+        previous: done,
+    } = start::<RangeDone>(&mode, &ck_path, &fingerprint, resume)
+        .map_err(|e| BadInput(e.to_string()))?;
     let resumed_ranges = done.len();
     let checkpoint = Arc::new(Mutex::new(checkpoint));
     let pb = progress::bar(
@@ -253,6 +212,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let report: RunReport = if let Mode::Cluster(cluster) = &mode {
         let connection = connection.take().expect("connected above");
+        let bar = pb.clone();
         match run_cluster(
             cluster,
             connection,
@@ -260,8 +220,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             search.clone(),
             done,
             Arc::new(record),
-            pb.clone(),
-        )? {
+            Arc::new(move |n| bar.inc(n)),
+        )
+        .map_err(|e| BadInput(e.to_string()))?
+        {
             Some(r) => r,
             None => return Ok(ExitCode::SUCCESS),
         }
@@ -302,7 +264,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Ok(())
     };
     if let Some(s) = shard {
-        let path = shard_path(&args.out, s);
+        let path = beside(&args.out, s);
         let context = FindContext {
             template_text: match &args.template {
                 Some(p) => Some(
@@ -324,7 +286,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
             out: args.out.display().to_string(),
             ranges: search.ranges() as u32,
         };
-        let cfg = bincode::config::standard();
         let file = ShardFile {
             command: "find-pieces".into(),
             fingerprint: fingerprint
@@ -332,16 +293,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .map_or(fingerprint.as_str(), |(a, _)| a)
                 .to_string(),
             shard: s,
-            context: bincode::serde::encode_to_vec(&context, cfg)?,
-            records: bincode::serde::encode_to_vec(
-                (
-                    &report.pieces,
-                    report.candidates,
-                    report.ranges_done as u64,
-                    seconds,
-                ),
-                cfg,
-            )?,
+            context: encode_part(&context),
+            records: encode_part(&(
+                &report.pieces,
+                report.candidates,
+                report.ranges_done as u64,
+                seconds,
+            )),
         };
         file.write(&path)
             .map_err(|e| anyhow::anyhow!(e.to_string()))?;
@@ -539,13 +497,6 @@ fn import(args: &Args, template: &Template, text_path: &Path) -> Result<ExitCode
     Ok(ExitCode::SUCCESS)
 }
 
-/// `OUT.shard-I-of-N`: the shard file of a `--shard I/N` run writing the library OUT.
-fn shard_path(out: &Path, s: Shard) -> PathBuf {
-    let mut name = out.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".{}", s.suffix()));
-    out.with_file_name(name)
-}
-
 /// What `ansatz merge` needs, besides the shards' pieces, to write the single-run library.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 struct FindContext {
@@ -569,10 +520,7 @@ pub(super) fn merge_shards(
     json: bool,
 ) -> Result<ExitCode> {
     let bad = |what: &str| BadInput(format!("shard file: {what}"));
-    let cfg = bincode::config::standard();
-    let ctx: FindContext = bincode::serde::decode_from_slice(&files[0].context, cfg)
-        .map_err(|_| bad("unreadable find-pieces context"))?
-        .0;
+    let ctx: FindContext = decode(&files[0].context, "find-pieces context")?;
     let template = match &ctx.template_text {
         None => Template::jack(),
         Some(text) => {
@@ -588,9 +536,7 @@ pub(super) fn merge_shards(
     let mut seconds = 0f64;
     for f in files {
         type Rec = (Vec<Vec<Card>>, u64, u64, f64);
-        let (p, c, r, s): Rec = bincode::serde::decode_from_slice(&f.records, cfg)
-            .map_err(|_| bad("unreadable find-pieces records"))?
-            .0;
+        let (p, c, r, s): Rec = decode(&f.records, "find-pieces records")?;
         pieces.extend(p);
         candidates += c;
         ranges += r;
@@ -632,86 +578,4 @@ pub(super) fn merge_shards(
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// Logs a finished range to the checkpoint (process 0).
-type Recorder = dyn Fn(&RangeDone) -> Result<(), CheckpointError> + Send + Sync;
-
-/// The cluster run: range `i` runs on worker `i % workers`; finished ranges go to worker 0
-/// (process 0), which logs them. Returns the report at process 0, `None` elsewhere.
-fn run_cluster(
-    cluster: &crate::dist::cluster::Cluster,
-    connection: crate::dist::cluster::Connection,
-    job_fingerprint: u64,
-    search: Arc<Search>,
-    done: Vec<RangeDone>,
-    record: Arc<Recorder>,
-    pb: indicatif::ProgressBar,
-) -> Result<Option<RunReport>> {
-    use crate::dist::cluster::{position, round, round_collect, same_job};
-    let done = Arc::new(done);
-    let total_ranges = search.ranges();
-    pb.inc(done.iter().map(|r| r.candidates).sum());
-    let results = cluster
-        .execute(connection, move |w| {
-            if !same_job(w, job_fingerprint) {
-                return Err(());
-            }
-            let (me, peers) = position(w);
-            // Round 1: worker 0 tells every worker which ranges are already done.
-            let seed: Vec<(u64, Vec<u32>)> = if me == 0 {
-                let idx: Vec<u32> = done.iter().map(|r| r.index).collect();
-                (0..peers as u64).map(|t| (t, idx.clone())).collect()
-            } else {
-                Vec::new()
-            };
-            let finished: std::collections::HashSet<u32> = round_collect(w, seed, |x| x.0)
-                .pop()
-                .map(|x| x.1)
-                .unwrap_or_default()
-                .into_iter()
-                .collect();
-            // Round 2: ranges run where they belong; each streams to worker 0 when finished.
-            let s = search.clone();
-            let mine = (0..search.ranges())
-                .filter(move |&i| i % peers == me && !finished.contains(&(i as u32)))
-                .map(move |i| s.run_range(i));
-            let mut got: Vec<RangeDone> = Vec::new();
-            let mut failure: Option<CheckpointError> = None;
-            round(w, mine, |_| 0, &mut |r: RangeDone| {
-                if let Err(e) = record(&r) {
-                    failure.get_or_insert(e);
-                }
-                pb.inc(r.candidates);
-                got.push(r);
-            });
-            if me != 0 {
-                return Ok(None);
-            }
-            if let Some(e) = failure {
-                return Ok(Some(Err(e)));
-            }
-            got.extend(done.iter().cloned());
-            got.sort_by_key(|r| r.index);
-            Ok(Some(Ok(got)))
-        })
-        .map_err(|e| BadInput(e.to_string()))?;
-    let results: Vec<_> = results
-        .into_iter()
-        .collect::<Result<_, ()>>()
-        .map_err(|_| {
-            BadInput(
-                "the cluster's processes run different jobs: start every process with the same command, arguments and --workers (only --process differs)".into(),
-            )
-        })?;
-    let Some(ranges) = results.into_iter().flatten().next() else {
-        return Ok(None);
-    };
-    let ranges = ranges.map_err(checkpoint_error)?;
-    Ok(Some(RunReport {
-        complete: ranges.len() == total_ranges,
-        ranges_done: ranges.len(),
-        candidates: ranges.iter().map(|r| r.candidates).sum(),
-        pieces: ranges.into_iter().flat_map(|r| r.pieces).collect(),
-    }))
 }

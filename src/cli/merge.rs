@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use super::output::{BadInput, Out};
-use crate::dist::shard::read_set;
+use crate::dist::shard::{decode_part, read_set};
 
 /// Merge the shard files of a job array (`--shard I/N`) into the single-run answer.
 #[derive(clap::Args, Debug)]
@@ -20,6 +20,8 @@ Examples:
   ansatz merge pieces/len20.bin.shard-*-of-4                            # writes pieces/len20.bin
   ansatz search exhaustive --deck 8-2J2Q2K --shard 0/2                  # and 1/2
   ansatz merge results/exhaustive-8-2J2Q2K-2p.shard-*-of-2.bin --json
+  ansatz family --shard 0/4 --out fam.json                             # and 1/4, 2/4, 3/4
+  ansatz merge fam.json.shard-*-of-4 --json                            # writes fam.json
 
 Every shard 0..N of one run must be given exactly once; shards of different runs or commands,
 and truncated or foreign files, are refused (exit 2). The merged result files go to --out.")]
@@ -28,7 +30,8 @@ pub struct Args {
     #[arg(required = true, value_name = "FILES")]
     files: Vec<PathBuf>,
     /// Where the merged answer goes: the results directory of `assemble` and `search` (default
-    /// results/), the library file of `find-pieces` (default: the --out the shards were given).
+    /// results/), the library file of `find-pieces` and the JSON file of `family` (default: the --out
+    /// the shards were given).
     #[arg(long, value_name = "PATH")]
     out: Option<PathBuf>,
     /// Print one JSON object.
@@ -52,6 +55,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "find-pieces" => {
             return super::find_pieces::merge_shards(&files, args.out.as_deref(), args.json);
         }
+        "family" => {
+            return super::family::merge_shards(&files, args.out.as_deref(), args.json);
+        }
         "search-random" => {
             super::search::merge_random(&files, args.out.as_deref(), args.json)?;
         }
@@ -66,4 +72,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Decodes a shard file's context or records (`what` names them); an unreadable one is bad input.
+pub(super) fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T> {
+    decode_part(bytes, what).map_err(|e| BadInput(e.to_string()).into())
 }

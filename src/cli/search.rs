@@ -11,21 +11,22 @@ use serde_json::{Value, json};
 
 use super::bench::pool;
 use super::cluster::{DistArgs, Mode};
+use super::merge::decode;
 use super::output::{BadInput, Out};
 use super::play::parse_deck;
 use super::progress;
 use crate::card::DeckSpec;
-use crate::dist::cluster::Cluster;
-use crate::dist::shard::{Shard, ShardFile};
+use crate::dist::shard::{Shard, ShardFile, encode_part};
 use crate::engine::multi::{self, MultiOutcome};
 use crate::engine::{self as engine, Outcome, reference};
 use crate::library::fnv1a;
 use crate::position::Position;
-use crate::search::checkpoint::{self, CheckpointError, write_atomic};
+use crate::search::checkpoint::write_atomic;
 use crate::search::exhaustive::ExhaustiveStats;
-use crate::search::exhaustive_run::{self, ExhaustiveConfig, Work};
+use crate::search::exhaustive_run::{ExhaustiveConfig, Work};
 use crate::search::plot::{Series, histogram_svg};
 use crate::search::random::{self, RandomConfig};
+use crate::search::split::{self, SplitError};
 use crate::search::stats::{GameStats, Ranked};
 
 /// Search many deals: random deals with statistics, or every deal of a small deck.
@@ -89,20 +90,8 @@ pub struct RandomArgs {
     /// With --plot: also play as many balanced-face deals and overlay their histogram.
     #[arg(long, requires = "plot")]
     overlay_balanced: bool,
-    /// Directory of results and checkpoints.
-    #[arg(long, default_value = "results", value_name = "DIR")]
-    out: PathBuf,
-    /// Continue the interrupted run with the same options from its checkpoint.
-    #[arg(long)]
-    resume: bool,
-    /// Print one JSON object.
-    #[arg(long)]
-    json: bool,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
     #[command(flatten)]
-    dist: DistArgs,
+    run: RunFlags,
 }
 
 /// Play every distinct deal of a small deck (hands split as equally as possible, player 1 first).
@@ -135,7 +124,14 @@ pub struct ExhaustiveArgs {
     /// Play every deal separately (rank/unrank + engine) instead of sharing prefixes.
     #[arg(long)]
     naive: bool,
-    /// Directory of checkpoints.
+    #[command(flatten)]
+    run: RunFlags,
+}
+
+/// The flags both searches share: where results and checkpoints go, resuming, output, splitting.
+#[derive(clap::Args, Debug)]
+struct RunFlags {
+    /// Directory of results and checkpoints.
     #[arg(long, default_value = "results", value_name = "DIR")]
     out: PathBuf,
     /// Continue the interrupted run with the same options from its checkpoint.
@@ -163,26 +159,23 @@ fn command_line() -> String {
     std::env::args().collect::<Vec<_>>().join(" ")
 }
 
-/// Turns a missing checkpoint into bad input; other checkpoint errors too (foreign, version, other
-/// search), since they come from what the user pointed at.
-fn checkpoint_error(e: CheckpointError) -> anyhow::Error {
-    BadInput(e.to_string()).into()
-}
-
-/// Saves at most once a second, and always at the end: the last batch is never lost.
-struct Saver {
-    last: Instant,
-}
-
-impl Saver {
-    fn due(&mut self, finished: bool) -> bool {
-        if finished || self.last.elapsed().as_secs_f64() >= 1.0 {
-            self.last = Instant::now();
-            true
-        } else {
-            false
-        }
+/// Checkpoint errors come from what the user pointed at (missing, foreign, another search), so
+/// they are bad input; so are clusters that do not form; a failed save is an error of its own.
+fn split_error(e: SplitError) -> anyhow::Error {
+    match e {
+        SplitError::Save { .. } => anyhow::anyhow!(e),
+        e => BadInput(e.to_string()).into(),
     }
+}
+
+/// `DIR/NAME.checkpoint.json`: a shard keeps its own checkpoint
+/// (`NAME.shard-I-of-N.checkpoint.json`), so each array task resumes alone; a cluster shares the
+/// single run's.
+fn checkpoint_path(dir: &Path, name: &str, shard: Option<Shard>) -> PathBuf {
+    dir.join(match shard {
+        Some(s) => format!("{name}.{}.checkpoint.json", s.suffix()),
+        None => format!("{name}.checkpoint.json"),
+    })
 }
 
 fn deck_tag(deck: &DeckSpec) -> String {
@@ -209,11 +202,8 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
         .map_err(|e| BadInput(e.to_string()))?;
     }
     // Distribution (`--shard`, `--hosts`): without those flags this is the single-process run.
-    let mode = a.dist.mode()?;
-    let shard = match &mode {
-        Mode::Shard(s) => Some(*s),
-        _ => None,
-    };
+    let mode = a.run.dist.mode()?;
+    let shard = mode.shard();
     if shard.is_some() && a.plot.is_some() {
         return Err(BadInput(
             "--plot needs every deal: it cannot be drawn from one --shard (use a cluster run, or a single run)".into(),
@@ -228,55 +218,22 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
         if a.balanced_faces { "-balanced" } else { "" },
         a.seed
     );
-    let quiet = a.quiet || a.json;
+    let quiet = a.run.quiet || a.run.json;
     let total_chunks = random::chunks(a.games);
     let began = Instant::now();
+    let ckpt = checkpoint_path(&a.run.out, &name, shard);
     let (stats, resumed_games, threads) = if let Mode::Cluster(cluster) = &mode {
-        match random_cluster(
-            cluster,
-            &cfg,
-            &a.out.join(format!("{name}.checkpoint.json")),
-            a.resume,
-        )? {
+        match split::random_cluster(cluster, &cfg, ckpt, a.run.resume).map_err(split_error)? {
             None => return Ok(ExitCode::SUCCESS),
             Some(s) => (s, 0, cluster.total_workers()),
         }
     } else {
-        // A shard keeps its own checkpoint, so each array task resumes alone.
-        let ckpt = a.out.join(match shard {
-            Some(s) => format!("{name}.{}.checkpoint.json", s.suffix()),
-            None => format!("{name}.checkpoint.json"),
-        });
-        let owns = |c: u64| shard.is_none_or(|s| s.owns(c));
-        let start = if a.resume {
-            Some(
-                checkpoint::load::<_, GameStats>(&ckpt, "random", &cfg)
-                    .map_err(checkpoint_error)?,
-            )
-        } else {
-            None
-        };
-        let resumed_games = start.as_ref().map_or(0, |(_, s)| s.games);
-        let games_of = |c: u64| (a.games - c * crate::bench::CHUNK).min(crate::bench::CHUNK);
-        let mine: u64 = (0..total_chunks).filter(|&c| owns(c)).map(games_of).sum();
-        let pb = progress::bar(mine, "games", quiet);
-        pb.inc(resumed_games);
-        let mut saver = Saver {
-            last: Instant::now(),
-        };
-        let batch = 16 * pool.current_num_threads() as u64;
-        let stats = pool.install(|| {
-            random::run(&cfg, start, batch, &owns, &|n| pb.inc(n), &mut |done, s| {
-                if saver.due(done == total_chunks) {
-                    checkpoint::save(&ckpt, "random", &cfg, done, s)
-                        .with_context(|| format!("writing checkpoint {}", ckpt.display()))
-                } else {
-                    Ok(())
-                }
-            })
-        })?;
+        let pb = progress::bar(split::random_games(&cfg, shard), "games", quiet);
+        let run = pool
+            .install(|| split::random_local(&cfg, shard, ckpt, a.run.resume, &|n| pb.inc(n)))
+            .map_err(split_error)?;
         pb.finish_and_clear();
-        (stats, resumed_games, pool.current_num_threads())
+        (run.stats, run.resumed, pool.current_num_threads())
     };
     let seconds = began.elapsed().as_secs_f64();
 
@@ -287,7 +244,7 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
 
     if let Some(s) = shard {
         return write_shard(
-            &a.out,
+            &a.run.out,
             &name,
             s,
             "search-random",
@@ -298,7 +255,7 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
             },
             &(stats.clone(), seconds, threads),
             json!({"games": stats.games, "cycles": stats.cycles.len()}),
-            a.json,
+            a.run.json,
         );
     }
 
@@ -336,7 +293,9 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
         histogram_svg(path, &title, "cards played", &series)?;
     }
     let rate = (stats.games - resumed_games) as f64 / seconds.max(1e-9);
-    report_random(&a.out, &name, &cfg, &stats, seconds, rate, threads, a.json)?;
+    report_random(
+        &a.run.out, &name, &cfg, &stats, seconds, rate, threads, a.run.json,
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -346,18 +305,6 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
 struct RandomContext {
     cfg: RandomConfig,
     name: String,
-}
-
-fn encode<T: serde::Serialize>(v: &T) -> Vec<u8> {
-    bincode::serde::encode_to_vec(v, bincode::config::standard()).expect("records serialise")
-}
-
-fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T> {
-    Ok(
-        bincode::serde::decode_from_slice(bytes, bincode::config::standard())
-            .map_err(|_| BadInput(format!("shard file: unreadable {what}")))?
-            .0,
-    )
 }
 
 /// Writes a shard's file `DIR/NAME.shard-I-of-N.bin` and reports it (`summary` names its totals).
@@ -381,8 +328,8 @@ fn write_shard<C: serde::Serialize, X: serde::Serialize, R: serde::Serialize>(
             fnv1a(serde_json::to_string(cfg)?.as_bytes())
         ),
         shard: s,
-        context: encode(context),
-        records: encode(records),
+        context: encode_part(context),
+        records: encode_part(records),
     };
     file.write(&path)
         .map_err(|e| anyhow::anyhow!(e.to_string()))?;
@@ -437,156 +384,6 @@ pub(super) fn merge_random(files: &[ShardFile], out: Option<&Path>, as_json: boo
     report_random(
         &dir, &ctx.name, &ctx.cfg, &stats, seconds, rate, threads, as_json,
     )
-}
-
-/// The cluster run of a random search: chunk `c` runs on global worker `c % workers`, in lockstep
-/// batches whose statistics gather at process 0, which saves the single run's checkpoint after
-/// them (so `--resume` works across single and cluster runs). Returns the statistics at process 0,
-/// `None` elsewhere.
-fn random_cluster(
-    cluster: &Cluster,
-    cfg: &RandomConfig,
-    ckpt: &Path,
-    resume: bool,
-) -> Result<Option<GameStats>> {
-    let lead = cluster.process == 0;
-    let start = if resume && lead {
-        Some(checkpoint::load::<_, GameStats>(ckpt, "random", cfg).map_err(checkpoint_error)?)
-    } else {
-        None
-    };
-    let connection = cluster.connect().map_err(|e| BadInput(e.to_string()))?;
-    let job = fnv1a(
-        format!(
-            "search random {} workers={}",
-            serde_json::to_string(cfg)?,
-            cluster.workers
-        )
-        .as_bytes(),
-    );
-    let total = random::chunks(cfg.games);
-    let start = start.unwrap_or_else(|| (0, GameStats::new(cfg.players, cfg.top).trimmed()));
-    let (c1, c2, c3) = (
-        std::sync::Arc::new(cfg.clone()),
-        std::sync::Arc::new(cfg.clone()),
-        cfg.clone(),
-    );
-    let ckpt = ckpt.to_path_buf();
-    let mut saver = Saver {
-        last: Instant::now(),
-    };
-    lockstep(
-        cluster,
-        connection,
-        job,
-        start,
-        total,
-        16,
-        std::sync::Arc::new(move |c: u64| {
-            let mut s = GameStats::new(c1.players, c1.top);
-            let lo = c * crate::bench::CHUNK;
-            let hi = (lo + crate::bench::CHUNK).min(c1.games);
-            random::play_range(&c1, lo, hi, &mut s, &mut random::Scratch::default());
-            s.trimmed()
-        }),
-        std::sync::Arc::new(move || GameStats::new(c2.players, c2.top).trimmed()),
-        |a: &mut GameStats, b: GameStats| a.merge(&b),
-        Box::new(move |done, s: &GameStats| {
-            if saver.due(done == total) {
-                checkpoint::save(&ckpt, "random", &c3, done, s)
-                    .with_context(|| format!("writing checkpoint {}", ckpt.display()))
-            } else {
-                Ok(())
-            }
-        }),
-    )
-}
-
-/// Process 0's checkpoint writer of a lockstep cluster run: `(units_done, &state)`.
-type SaveFn<S> = Box<dyn FnMut(u64, &S) -> Result<()> + Send>;
-
-/// A cluster run in lockstep batches: worker 0 (process 0) holds `start` (units done, state) and
-/// tells every worker where to begin; each batch of `per_worker` units per worker runs unit `u` on
-/// global worker `u % workers`, the workers' partial states gather at worker 0, which merges them
-/// and calls `save(units_done, &state)`. Returns the state at process 0, `None` elsewhere.
-#[allow(clippy::too_many_arguments)]
-fn lockstep<S>(
-    cluster: &Cluster,
-    connection: crate::dist::cluster::Connection,
-    job: u64,
-    start: (u64, S),
-    total: u64,
-    per_worker: u64,
-    play: std::sync::Arc<dyn Fn(u64) -> S + Send + Sync>,
-    empty: std::sync::Arc<dyn Fn() -> S + Send + Sync>,
-    merge: fn(&mut S, S),
-    save: SaveFn<S>,
-) -> Result<Option<S>>
-where
-    S: timely::ExchangeData + Clone + Send + 'static,
-{
-    use crate::dist::cluster::{position, round, round_collect, same_job};
-    use std::sync::Mutex;
-    let start = Mutex::new(Some(start));
-    let save = Mutex::new(save);
-    let results = cluster
-        .execute(connection, move |w| {
-            if !same_job(w, job) {
-                return Err(());
-            }
-            let (me, peers) = position(w);
-            let mut state = if me == 0 {
-                start.lock().unwrap().take()
-            } else {
-                None
-            };
-            // Round 1: worker 0 tells every worker how many units are done.
-            let seed: Vec<(u64, u64)> = match &state {
-                Some((done, _)) => (0..peers as u64).map(|t| (t, *done)).collect(),
-                None => Vec::new(),
-            };
-            let mut done = round_collect(w, seed, |x| x.0).pop().map_or(0, |x| x.1);
-            let mut failure: Option<String> = None;
-            while done < total {
-                let to = (done + per_worker.max(1) * peers as u64).min(total);
-                let mut mine = empty();
-                for u in (done..to).filter(|u| u % peers as u64 == me as u64) {
-                    merge(&mut mine, play(u));
-                }
-                round(w, std::iter::once(mine), |_| 0, &mut |s: S| {
-                    if let Some((_, st)) = &mut state {
-                        merge(st, s);
-                    }
-                });
-                done = to;
-                if let Some((_, st)) = &state
-                    && failure.is_none()
-                    && let Err(e) = (save.lock().unwrap())(done, st)
-                {
-                    failure = Some(format!("{e:#}"));
-                }
-            }
-            Ok(match (state, failure) {
-                (None, _) => None,
-                (Some(_), Some(e)) => Some(Err(e)),
-                (Some((_, st)), None) => Some(Ok(st)),
-            })
-        })
-        .map_err(|e| BadInput(e.to_string()))?;
-    match gathered(results)? {
-        None => Ok(None),
-        Some(r) => r.map(Some).map_err(|e| anyhow::anyhow!(e)),
-    }
-}
-
-/// The result at process 0 of a cluster run's workers (`None` on the other processes).
-fn gathered<T>(results: Vec<Result<Option<T>, ()>>) -> Result<Option<T>> {
-    let results: Vec<Option<T>> = results.into_iter().collect::<Result<_, ()>>().map_err(|_| {
-        BadInput(
-            "the cluster's processes run different jobs: start every process with the same command, arguments and --workers (only --process differs)".into(),
-        )
-    })?;
-    Ok(results.into_iter().flatten().next())
 }
 
 /// The answer of a random search: the JSON or text on stdout, the result files in `dir`.
@@ -846,11 +643,8 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
     let began = Instant::now();
     let (deals, work) = cfg.plan().map_err(|e| BadInput(e.to_string()))?;
     // Distribution (`--shard`, `--hosts`): without those flags this is the single-process run.
-    let mode = a.dist.mode()?;
-    let shard = match &mode {
-        Mode::Shard(s) => Some(*s),
-        _ => None,
-    };
+    let mode = a.run.dist.mode()?;
+    let shard = mode.shard();
     let pool = pool(a.threads)?;
     let stem = format!(
         "exhaustive-{}-{}p{}",
@@ -862,62 +656,25 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
         Work::Tasks(_) => "prefix-sharing",
         Work::Ranks { .. } => "every deal",
     };
+    let ckpt = checkpoint_path(&a.run.out, &stem, shard);
     let (stats, threads) = if let Mode::Cluster(cluster) = &mode {
-        match exhaustive_cluster(
-            cluster,
-            &cfg,
-            work,
-            &a.out.join(format!("{stem}.checkpoint.json")),
-            a.resume,
-        )? {
+        match split::exhaustive_cluster(cluster, &cfg, work, ckpt, a.run.resume)
+            .map_err(split_error)?
+        {
             None => return Ok(ExitCode::SUCCESS),
             Some(s) => (s, cluster.total_workers()),
         }
     } else {
-        // A shard keeps its own checkpoint, so each array task resumes alone.
-        let ckpt = a.out.join(match shard {
-            Some(s) => format!("{stem}.{}.checkpoint.json", s.suffix()),
-            None => format!("{stem}.checkpoint.json"),
-        });
-        let owns = |u: u64| shard.is_none_or(|s| s.owns(u));
-        let start = if a.resume {
-            Some(
-                checkpoint::load::<_, ExhaustiveStats>(&ckpt, "exhaustive", &cfg)
-                    .map_err(checkpoint_error)?,
-            )
-        } else {
-            None
-        };
         let pb = progress::bar(
             shard.map_or(deals, |s| deals / s.count as u64),
             "deals",
-            a.quiet || a.json,
+            a.run.quiet || a.run.json,
         );
-        let total = work.units();
-        let mut saver = Saver {
-            last: Instant::now(),
-        };
-        let batch = 64 * pool.current_num_threads() as u64;
-        let head = shard.is_none_or(|s| s.index == 0);
-        let stats = pool.install(|| {
-            exhaustive_run::run(
-                &cfg,
-                &work,
-                start,
-                batch,
-                &owns,
-                head,
-                &|n| pb.inc(n),
-                &mut |done, s| {
-                    if saver.due(done == total) {
-                        checkpoint::save(&ckpt, "exhaustive", &cfg, done, s)
-                            .with_context(|| format!("writing checkpoint {}", ckpt.display()))
-                    } else {
-                        Ok(())
-                    }
-                },
-            )
-        })?;
+        let stats = pool
+            .install(|| {
+                split::exhaustive_local(&cfg, &work, shard, ckpt, a.run.resume, &|n| pb.inc(n))
+            })
+            .map_err(split_error)?;
         pb.finish_and_clear();
         (stats, pool.current_num_threads())
     };
@@ -930,7 +687,7 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
     };
     if let Some(s) = shard {
         return write_shard(
-            &a.out,
+            &a.run.out,
             &stem,
             s,
             "search-exhaustive",
@@ -938,10 +695,10 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
             &ctx,
             &(stats.clone(), seconds, threads),
             json!({"deals": stats.deals, "cycles": stats.cycles}),
-            a.json,
+            a.run.json,
         );
     }
-    report_exhaustive(&a.out, &ctx, &stats, seconds, threads, a.json)?;
+    report_exhaustive(&a.run.out, &ctx, &stats, seconds, threads, a.run.json)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -974,69 +731,6 @@ pub(super) fn merge_exhaustive(
     }
     let dir = out.map_or_else(|| PathBuf::from("results"), Path::to_path_buf);
     report_exhaustive(&dir, &ctx, &stats, seconds, threads, as_json)
-}
-
-/// The cluster run of an exhaustive search: unit `u` runs on global worker `u % workers`, in
-/// lockstep batches whose statistics gather at process 0, which saves the single run's checkpoint
-/// after them. Returns the statistics at process 0, `None` elsewhere.
-fn exhaustive_cluster(
-    cluster: &Cluster,
-    cfg: &ExhaustiveConfig,
-    work: Work,
-    ckpt: &Path,
-    resume: bool,
-) -> Result<Option<ExhaustiveStats>> {
-    let lead = cluster.process == 0;
-    let start = if resume && lead {
-        Some(
-            checkpoint::load::<_, ExhaustiveStats>(ckpt, "exhaustive", cfg)
-                .map_err(checkpoint_error)?,
-        )
-    } else {
-        None
-    };
-    let connection = cluster.connect().map_err(|e| BadInput(e.to_string()))?;
-    let job = fnv1a(
-        format!(
-            "search exhaustive {} workers={}",
-            serde_json::to_string(cfg)?,
-            cluster.workers
-        )
-        .as_bytes(),
-    );
-    let total = work.units();
-    let start = start.unwrap_or_else(|| {
-        let head = match &work {
-            Work::Tasks(p) => p.head.clone(),
-            Work::Ranks { .. } => ExhaustiveStats::new(cfg.players),
-        };
-        (0, head)
-    });
-    let work = std::sync::Arc::new(work);
-    let (c1, players, c3) = (std::sync::Arc::new(cfg.clone()), cfg.players, cfg.clone());
-    let ckpt = ckpt.to_path_buf();
-    let mut saver = Saver {
-        last: Instant::now(),
-    };
-    lockstep(
-        cluster,
-        connection,
-        job,
-        start,
-        total,
-        64,
-        std::sync::Arc::new(move |u: u64| work.run_units(&c1, u, u + 1, &|_| true, &|_| {})),
-        std::sync::Arc::new(move || ExhaustiveStats::new(players)),
-        |a: &mut ExhaustiveStats, b: ExhaustiveStats| a.merge(b),
-        Box::new(move |done, s: &ExhaustiveStats| {
-            if saver.due(done == total) {
-                checkpoint::save(&ckpt, "exhaustive", &c3, done, s)
-                    .with_context(|| format!("writing checkpoint {}", ckpt.display()))
-            } else {
-                Ok(())
-            }
-        }),
-    )
 }
 
 /// The answer of an exhaustive search: the JSON or text on stdout, the result file in `dir`.

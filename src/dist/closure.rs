@@ -7,15 +7,24 @@
 //! the predecessor of its successor, so no visited set is needed. A complete closure gives exactly
 //! the single-process result (size, depth, deepest position, balanced positions). Where
 //! `max_positions` stops the search differs: here at the end of the level that crosses it.
+//! [`family_on_cluster`] is the whole `family` command's run on a cluster.
 
+use std::time::Instant;
+
+use thiserror::Error;
 use timely::worker::Worker;
 
-use super::cluster::{position, round, round_collect};
+use super::cluster::{Cluster, ClusterError, position, round, round_collect};
 use super::owner::owner;
 use crate::backward::closure::{Closure, Config, Node, Seed};
 use crate::backward::compact::Compact;
+use crate::backward::family::{
+    Family, FamilyError, cycle_positions, cycle_seeds, family_from_closure,
+};
 use crate::backward::predecessors::for_each_predecessor;
-use crate::position::Position;
+use crate::engine::Outcome;
+use crate::library::fnv1a;
+use crate::position::{PACK_MAX_CARDS, Position};
 
 /// A node on the wire: packed position, tricks, cards.
 type Wire = (u128, u32, u32);
@@ -131,14 +140,68 @@ pub fn closure(
     Some(out)
 }
 
+/// Why a family on a cluster failed.
+#[derive(Debug, Error)]
+pub enum ClusterFamilyError {
+    #[error(transparent)]
+    Family(#[from] FamilyError),
+    #[error("a cluster closure handles at most {PACK_MAX_CARDS} cards, not {0}")]
+    TooManyCards(usize),
+    #[error(transparent)]
+    Cluster(#[from] ClusterError),
+}
+
+/// The family of `pos` on a cluster: every process plays the position to its cycle (a game that
+/// ends is an error on every process, before any connection); then the closure's positions are
+/// spread over all workers by the fixed hash of their packed key ([`closure`]). Returns the family
+/// at process 0, `None` elsewhere; `progress` sees the positions each level adds, at process 0.
+pub fn family_on_cluster(
+    cluster: &Cluster,
+    pos: &Position,
+    cfg: &Config,
+    progress: impl Fn(u64) + Send + Sync + 'static,
+) -> Result<Option<Family>, ClusterFamilyError> {
+    if pos.total() > PACK_MAX_CARDS {
+        return Err(ClusterFamilyError::TooManyCards(pos.total()));
+    }
+    let info = match crate::engine::play(pos) {
+        Outcome::Cycle(info) => info,
+        Outcome::Terminates {
+            winner,
+            tricks,
+            cards,
+        } => {
+            return Err(FamilyError::Terminates {
+                winner,
+                tricks,
+                cards,
+            }
+            .into());
+        }
+    };
+    let seeds = cycle_seeds(&cycle_positions(&info));
+    let fingerprint = fnv1a(
+        format!(
+            "family {} max_positions={} workers={}",
+            info.cycle_id, cfg.max_positions, cluster.workers
+        )
+        .as_bytes(),
+    );
+    let connection = cluster.connect()?;
+    let cfg = *cfg;
+    let start = Instant::now();
+    let found = cluster.run_job(connection, fingerprint, move |w| {
+        closure(w, &seeds, &cfg, &progress)
+    })?;
+    let seconds = start.elapsed().as_secs_f64();
+    Ok(found.map(|c| family_from_closure(info, c, seconds)))
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::backward::family::{cycle_positions, cycle_seeds};
-    use crate::dist::cluster::Cluster;
-    use crate::engine::Outcome;
 
     /// Cycles of random small deals (the deck `--deck 8-2J2Q2K2A` style: numbers and faces).
     fn cycles(want: usize) -> Vec<crate::engine::CycleInfo> {

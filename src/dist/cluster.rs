@@ -52,6 +52,10 @@ pub enum ClusterError {
     Network(String),
     #[error("a worker failed: {0}")]
     WorkerFailed(String),
+    #[error(
+        "the cluster's processes run different jobs: start every process with the same command, arguments and --workers (only --process differs)"
+    )]
+    DifferentJobs,
 }
 
 /// Parses a hosts file: one `host:port` per line in process order; blank lines and `#` comments
@@ -260,6 +264,36 @@ impl Cluster {
             timely::WorkerConfig::default(),
             func,
         ))
+    }
+}
+
+impl Cluster {
+    /// Runs one job on every worker of the cluster: first checks that all processes run the same
+    /// job (`fingerprint`, a hash of the command and its parameters; see [`same_job`]), then runs
+    /// `func`, which returns the answer on worker 0 and `None` elsewhere. Returns the answer at
+    /// process 0, `None` on the other processes.
+    pub fn run_job<T, F>(
+        &self,
+        connection: Connection,
+        fingerprint: u64,
+        func: F,
+    ) -> Result<Option<T>, ClusterError>
+    where
+        T: Send + 'static,
+        F: Fn(&mut Worker) -> Option<T> + Send + Sync + 'static,
+    {
+        let results = self.execute(connection, move |w| {
+            if same_job(w, fingerprint) {
+                Ok(func(w))
+            } else {
+                Err(())
+            }
+        })?;
+        let results: Vec<Option<T>> = results
+            .into_iter()
+            .collect::<Result<_, ()>>()
+            .map_err(|_| ClusterError::DifferentJobs)?;
+        Ok(results.into_iter().flatten().next())
     }
 }
 

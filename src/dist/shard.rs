@@ -69,6 +69,13 @@ impl Shard {
     }
 }
 
+/// `PATH.shard-I-of-N`: the shard file of a `--shard I/N` run whose single run writes `path`.
+pub fn beside(path: &Path, shard: Shard) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{}", shard.suffix()));
+    path.with_file_name(name)
+}
+
 /// What one shard hands to `ansatz merge`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShardFile {
@@ -103,6 +110,23 @@ pub enum ShardFileError {
     Empty,
     #[error("shard {missing}/{count} is missing: merge needs every shard of the run")]
     Missing { missing: u32, count: u32 },
+    #[error("shard file: unreadable {0}")]
+    Unreadable(String),
+}
+
+/// Encodes a shard file's context or records (bincode 2).
+pub fn encode_part<T: Serialize>(value: &T) -> Vec<u8> {
+    bincode::serde::encode_to_vec(value, bincode::config::standard()).expect("records serialise")
+}
+
+/// Decodes a shard file's context or records; `what` names them in the error.
+pub fn decode_part<T: serde::de::DeserializeOwned>(
+    bytes: &[u8],
+    what: &str,
+) -> Result<T, ShardFileError> {
+    bincode::serde::decode_from_slice(bytes, bincode::config::standard())
+        .map(|(v, _)| v)
+        .map_err(|_| ShardFileError::Unreadable(what.to_string()))
 }
 
 impl ShardFile {

@@ -1,6 +1,7 @@
 //! Searches over many deals: random deals with statistics ([`random`], [`stats`]), every deal of a
 //! small deck ([`exhaustive`] and its runner [`exhaustive_run`], split with [`multiset`] ranks),
-//! resumable [`checkpoint`]s and the length histogram [`plot`].
+//! resumable [`checkpoint`]s, runs split over shards and clusters ([`split`]) and the length
+//! histogram [`plot`].
 
 pub mod checkpoint;
 pub mod exhaustive;
@@ -9,4 +10,5 @@ pub mod lanes;
 pub mod multiset;
 pub mod plot;
 pub mod random;
+pub mod split;
 pub mod stats;
