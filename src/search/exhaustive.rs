@@ -606,7 +606,14 @@ fn play_fixed(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats) {
 #[inline(always)]
 fn child(ctx: &Ctx, node: &Node, kind: usize) -> Node {
     let mut c = *node;
-    let p = node.game.next as usize;
+    fix(ctx, &mut c, kind);
+    c
+}
+
+/// Fixes the unread card on top of `node.game.next`'s hand to `kind`: `node` becomes that child.
+#[inline(always)]
+fn fix(ctx: &Ctx, c: &mut Node, kind: usize) {
+    let p = c.game.next as usize;
     // The unread card counts as a penalty card of kind 1.
     c.game.set(p, 0, kind as Card);
     c.unknown[p] &= !1;
@@ -616,7 +623,6 @@ fn child(ctx: &Ctx, node: &Node, kind: usize) -> Node {
     let at = ctx.offset[p] + ctx.dealt[p] - c.unread[p];
     c.deal ^= ((UNKNOWN as Packed) ^ kind as Packed) << (4 * at);
     c.unread[p] -= 1;
-    c
 }
 
 /// Fixes every unread card to the one kind left.
@@ -693,14 +699,20 @@ fn finish(ctx: &Ctx, node: &Node, stats: &mut ExhaustiveStats) {
 }
 
 /// Counts the whole subtree of `node` into `stats` (fully fixed games may wait in `scratch`).
+/// The children of a branch are independent and counted in any order: the other kinds branch off
+/// in copies, and the node itself goes on as its number-card child (the largest subtree), with
+/// no copy and no recursion.
 fn explore(ctx: &Ctx, mut node: Node, stats: &mut ExhaustiveStats, scratch: &mut Scratch) {
-    if advance(ctx, &mut node, stats, scratch) {
-        let mut kinds = node.present;
+    while advance(ctx, &mut node, stats, scratch) {
+        let present = node.present;
+        let keep = present.trailing_zeros() as usize;
+        let mut kinds = present & (present - 1);
         while kinds != 0 {
             let kind = kinds.trailing_zeros() as usize;
             kinds &= kinds - 1;
             explore(ctx, child(ctx, &node, kind), stats, scratch);
         }
+        fix(ctx, &mut node, keep);
     }
 }
 
