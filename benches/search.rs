@@ -1,7 +1,10 @@
 //! Search benchmarks: the prefix-sharing exhaustive search and the random-search chunk loop.
 
 use ansatz::card::DeckSpec;
-use ansatz::search::exhaustive::{deal_count, naive, prefix_sharing};
+use ansatz::engine::cycle::play_state;
+use ansatz::engine::fast::Small;
+use ansatz::search::exhaustive::{deal_count, naive, prefix_sharing, prefix_sharing_with};
+use ansatz::search::lanes::{Game, Isa, Lanes};
 use ansatz::search::random::{RandomConfig, Scratch, play_range};
 use ansatz::search::stats::GameStats;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -14,6 +17,59 @@ fn exhaustive(c: &mut Criterion) {
     g.sample_size(10);
     g.bench_function("prefix sharing", |b| b.iter(|| prefix_sharing(&deck)));
     g.bench_function("every deal", |b| b.iter(|| naive(&deck, 2, 0..deals)));
+    g.finish();
+    // Fully fixed games in the lockstep lanes or one by one (the lanes need AVX-512 to pay).
+    let deck: DeckSpec = "6-2J2Q2K2A".parse().unwrap();
+    let deals = deal_count(&deck).unwrap();
+    let mut g = c.benchmark_group(format!("exhaustive 6-2J2Q2K2A ({:?})", Isa::get()));
+    g.throughput(Throughput::Elements(deals as u64));
+    g.sample_size(10);
+    g.bench_function("lanes", |b| b.iter(|| prefix_sharing_with(&deck, true)));
+    g.bench_function("one by one", |b| {
+        b.iter(|| prefix_sharing_with(&deck, false))
+    });
+    g.finish();
+}
+
+/// Whole games of random deals of 16-2J2Q2K2A: the lanes against the bitboard engine.
+fn lanes(c: &mut Criterion) {
+    let mut rng = ansatz::rng::SplitMix64::new(3);
+    let deals: Vec<Vec<u8>> = (0..4096)
+        .map(|_| {
+            let mut d = vec![0u8; 16];
+            d.extend([1, 1, 2, 2, 3, 3, 4, 4]);
+            for i in (1..d.len()).rev() {
+                d.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+            d
+        })
+        .collect();
+    let games: Vec<Game> = deals
+        .iter()
+        .map(|d| Game::from_hands(&d[..12], &d[12..], 0))
+        .collect();
+    let mut g = c.benchmark_group(format!("games of 16-2J2Q2K2A ({:?})", Isa::get()));
+    g.throughput(Throughput::Elements(deals.len() as u64));
+    g.bench_function("lanes", |b| {
+        let mut lanes = Lanes::default();
+        b.iter(|| {
+            let mut cards = 0;
+            lanes.run(&games, 1000, |_, f| {
+                if let ansatz::search::lanes::Finish::Won { cards: c, .. } = f {
+                    cards += c
+                }
+            });
+            cards
+        })
+    });
+    g.bench_function("bitboard engine", |b| {
+        b.iter(|| {
+            deals
+                .iter()
+                .map(|d| play_state(&Small::from_hands(&d[..12], &d[12..], 0)))
+                .count()
+        })
+    });
     g.finish();
 }
 
@@ -41,5 +97,5 @@ fn random(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, exhaustive, random);
+criterion_group!(benches, exhaustive, lanes, random);
 criterion_main!(benches);
