@@ -361,8 +361,6 @@ impl Node {
     }
 }
 
-
-
 /// The fixed data of one search.
 struct Ctx {
     /// Where each player's original cards start in the deal, and how many they are.
@@ -408,7 +406,9 @@ fn root(deck: &DeckSpec, lanes: bool) -> (Ctx, Node) {
         },
         unknown: dealt.map(all),
         unread: dealt,
-        present: (0..KINDS).filter(|&k| deck.counts[k] > 0).fold(0, |m, k| m | 1 << k),
+        present: (0..KINDS)
+            .filter(|&k| deck.counts[k] > 0)
+            .fold(0, |m, k| m | 1 << k),
         remaining: deck.counts.map(|c| c as u8),
         weight_index: (0..KINDS).map(|k| deck.counts[k] * stride[k]).sum(),
         tricks: 0,
@@ -535,7 +535,16 @@ fn flush(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch) {
         } => {
             let leaf = &leaves[i];
             let (tricks, played) = (leaf.tricks + tricks, leaf.cards + cards);
-            record(ctx, leaf.deal, &[0; KINDS], stats, 1, winner, tricks, played);
+            record(
+                ctx,
+                leaf.deal,
+                &[0; KINDS],
+                stats,
+                1,
+                winner,
+                tricks,
+                played,
+            );
         }
         // Rare: play it again, one by one, on to the cycle engine.
         Finish::TooLong => play_fixed(ctx, &mut leaves[i].node(games[i]), stats),
@@ -557,7 +566,16 @@ fn record_end(
     played: u64,
 ) {
     let deal = node.deal;
-    record(ctx, deal, &node.remaining, stats, weight, winner, tricks, played);
+    record(
+        ctx,
+        deal,
+        &node.remaining,
+        stats,
+        weight,
+        winner,
+        tricks,
+        played,
+    );
 }
 
 /// [`record_end`] of the subtree of `deal` with the cards `remaining` not fixed.
@@ -665,7 +683,10 @@ fn smallest_completion(ctx: &Ctx, deal: Packed, remaining: &[u8; KINDS]) -> Vec<
 /// A node whose cards are all fixed and that has played [`IN_PLACE_TRICKS`] tricks without ending:
 /// the rest of its one deal is played by the exact cycle engine.
 fn finish(ctx: &Ctx, node: &Node, stats: &mut ExhaustiveStats) {
-    debug_assert!(node.game.n == 0 && node.game.debt == 0, "at a trick boundary");
+    debug_assert!(
+        node.game.n == 0 && node.game.debt == 0,
+        "at a trick boundary"
+    );
     let state = Small::from_hands(&node.hand(0), &node.hand(1), node.game.next as u8);
     let deal: Vec<Card> = (0..ctx.n as u32).map(|i| nibble(node.deal, i)).collect();
     match play_state(&state) {

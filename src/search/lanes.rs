@@ -380,7 +380,9 @@ impl Lanes {
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx2,bmi1,bmi2,lzcnt,popcnt")]
+    #[target_feature(
+        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx2,bmi1,bmi2,lzcnt,popcnt"
+    )]
     fn run_avx512(&mut self, games: &[Game], limit: u32, done: impl FnMut(usize, Finish)) {
         self.run_with(games, limit, done)
     }
@@ -442,11 +444,14 @@ impl Lanes {
             *next += 1;
             if g.n == 0 && g.debt == 0 && (g.len[0] == 0 || g.len[1] == 0) {
                 let winner = u8::from(g.len[1] > 0);
-                done(slot, Finish::Won {
-                    winner,
-                    tricks: 0,
-                    cards: 0,
-                });
+                done(
+                    slot,
+                    Finish::Won {
+                        winner,
+                        tricks: 0,
+                        cards: 0,
+                    },
+                );
                 continue;
             }
             self.load(i, g, slot);
