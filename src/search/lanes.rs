@@ -269,9 +269,11 @@ impl Lanes {
         self.slot[i] = slot;
     }
 
-    /// One move of every lane. Lanes that have stopped compute garbage that is never read.
+    /// One move of every lane; returns the lanes that have stopped, a bit each. Lanes that have
+    /// stopped compute garbage that is never read.
     #[inline(always)]
-    fn step(&mut self, limit: u32) {
+    fn step(&mut self, limit: u32) -> u32 {
+        let mut stopped = 0;
         for i in 0..LANES {
             let (fa, fb, la, lb) = (self.fa[i], self.fb[i], self.na[i], self.nb[i]);
             let (n, debt) = (self.n[i], self.debt[i]);
@@ -355,8 +357,11 @@ impl Lanes {
             self.winner[i] = pick(winner_is_a, who, who ^ 1);
             self.last[i] = pick(lead, n + step, pick(pay_end, n + la, 0));
             let stop = pick(ended, 1, pick(tricks >= limit, 2, 0));
-            self.state[i] = self.state[i].max(stop);
+            let state = self.state[i].max(stop);
+            self.state[i] = state;
+            stopped |= u32::from(state != 0) << i;
         }
+        stopped
     }
 
     /// Plays every game of `games` until it ends or has played `limit` more tricks, and reports
@@ -403,12 +408,7 @@ impl Lanes {
             }
         }
         while active != 0 {
-            self.step(limit);
-            let mut stopped = 0u32;
-            for i in 0..LANES {
-                stopped |= u32::from(self.state[i] != 0) << i;
-            }
-            stopped &= active;
+            let mut stopped = self.step(limit) & active;
             while stopped != 0 {
                 let i = stopped.trailing_zeros() as usize;
                 stopped &= stopped - 1;
