@@ -64,10 +64,15 @@ fn lanes(c: &mut Criterion) {
     });
     g.bench_function("bitboard engine", |b| {
         b.iter(|| {
-            deals
-                .iter()
-                .map(|d| play_state(&Small::from_hands(&d[..12], &d[12..], 0)))
-                .count()
+            let mut cards = 0;
+            for d in &deals {
+                if let ansatz::engine::Outcome::Terminates { cards: c, .. } =
+                    play_state(&Small::from_hands(&d[..12], &d[12..], 0))
+                {
+                    cards += c
+                }
+            }
+            cards
         })
     });
     g.finish();
