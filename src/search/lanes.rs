@@ -216,6 +216,9 @@ pub struct Lanes {
     last: [u32; LANES],
     /// Which game of the batch each lane plays.
     slot: [usize; LANES],
+    /// The same lanes in AVX-512 registers.
+    #[cfg(target_arch = "x86_64")]
+    wide: super::lanes_avx512::Avx512Lanes,
 }
 
 impl Default for Lanes {
@@ -242,6 +245,8 @@ impl Default for Lanes {
             winner: z,
             last: z,
             slot: [0; LANES],
+            #[cfg(target_arch = "x86_64")]
+            wide: Default::default(),
         }
     }
 }
@@ -374,7 +379,7 @@ impl Lanes {
         {
             if Isa::get() == Isa::Avx512 {
                 // SAFETY: the processor has these features (checked by `Isa::get`).
-                return unsafe { self.run_avx512(games, limit, done) };
+                return unsafe { self.wide.run(games, limit, done) };
             }
             if Isa::get() == Isa::Avx2 {
                 // SAFETY: as above.
@@ -385,21 +390,15 @@ impl Lanes {
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(
-        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx2,bmi1,bmi2,lzcnt,popcnt"
-    )]
-    fn run_avx512(&mut self, games: &[Game], limit: u32, done: impl FnMut(usize, Finish)) {
-        self.run_with(games, limit, done)
-    }
-
-    #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
     fn run_avx2(&mut self, games: &[Game], limit: u32, done: impl FnMut(usize, Finish)) {
         self.run_with(games, limit, done)
     }
 
+    /// [`Lanes::run`] in portable code, whatever the processor (the specification of the
+    /// vector versions).
     #[inline(always)]
-    fn run_with(&mut self, games: &[Game], limit: u32, mut done: impl FnMut(usize, Finish)) {
+    pub fn run_with(&mut self, games: &[Game], limit: u32, mut done: impl FnMut(usize, Finish)) {
         let mut next = 0;
         let mut active: u32 = 0;
         for i in 0..LANES {
@@ -490,27 +489,36 @@ mod tests {
             .iter()
             .map(|p| Game::from_hands(&p.hands[0], &p.hands[1], p.to_move as u32))
             .collect();
-        let mut seen = vec![false; games.len()];
-        Lanes::default().run(&games, 1000, |i, f| {
-            seen[i] = true;
-            let want = reference::play(&positions[i]);
-            match (want, f) {
-                (
-                    Outcome::Terminates {
-                        winner,
-                        tricks,
-                        cards,
-                    },
-                    Finish::Won {
-                        winner: w,
-                        tricks: t,
-                        cards: c,
-                    },
-                ) => assert_eq!((winner, tricks, cards), (w, t, c), "{}", positions[i]),
-                (Outcome::Cycle(_), Finish::TooLong) => {}
-                (want, got) => panic!("{}: {want:?} vs {got:?}", positions[i]),
+        // The dispatched run (AVX-512 registers, AVX2 or portable) and the portable one.
+        for portable in [false, true] {
+            let mut seen = vec![false; games.len()];
+            let check = |i: usize, f: Finish| {
+                seen[i] = true;
+                let want = reference::play(&positions[i]);
+                match (want, f) {
+                    (
+                        Outcome::Terminates {
+                            winner,
+                            tricks,
+                            cards,
+                        },
+                        Finish::Won {
+                            winner: w,
+                            tricks: t,
+                            cards: c,
+                        },
+                    ) => assert_eq!((winner, tricks, cards), (w, t, c), "{}", positions[i]),
+                    (Outcome::Cycle(_), Finish::TooLong) => {}
+                    (want, got) => panic!("{}: {want:?} vs {got:?}", positions[i]),
+                }
+            };
+            let mut lanes = Lanes::default();
+            if portable {
+                lanes.run_with(&games, 1000, check);
+            } else {
+                lanes.run(&games, 1000, check);
             }
-        });
-        assert!(seen.iter().all(|&s| s));
+            assert!(seen.iter().all(|&s| s), "every game reported");
+        }
     }
 }

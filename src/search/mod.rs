@@ -7,6 +7,8 @@ pub mod checkpoint;
 pub mod exhaustive;
 pub mod exhaustive_run;
 pub mod lanes;
+#[cfg(target_arch = "x86_64")]
+mod lanes_avx512;
 pub mod multiset;
 pub mod plot;
 pub mod random;
