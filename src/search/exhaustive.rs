@@ -527,6 +527,10 @@ fn flush(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch) {
         games,
         lanes,
     } = scratch;
+    // Wins are counted here and added once; only a game at least as long as the longest so far
+    // (rare) goes through `record` for its deal.
+    let mut wins = [0u64; 2];
+    let mut bar = stats.longest.as_ref().map(|l| (l.cards, l.tricks));
     lanes.run(games, IN_PLACE_TRICKS as u32, |i, finish| match finish {
         Finish::Won {
             winner,
@@ -535,20 +539,18 @@ fn flush(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch) {
         } => {
             let leaf = &leaves[i];
             let (tricks, played) = (leaf.tricks + tricks, leaf.cards + cards);
-            record(
-                ctx,
-                leaf.deal,
-                &[0; KINDS],
-                stats,
-                1,
-                winner,
-                tricks,
-                played,
-            );
+            if bar.is_none_or(|b| (played, tricks) >= b) {
+                record(ctx, leaf.deal, &[0; KINDS], stats, 0, winner, tricks, played);
+                bar = stats.longest.as_ref().map(|l| (l.cards, l.tricks));
+            }
+            wins[winner as usize & 1] += 1;
         }
         // Rare: play it again, one by one, on to the cycle engine.
         Finish::TooLong => play_fixed(ctx, &mut leaves[i].node(games[i]), stats),
     });
+    stats.deals += wins[0] + wins[1];
+    stats.wins[0] += wins[0];
+    stats.wins[1] += wins[1];
     leaves.clear();
     games.clear();
 }
