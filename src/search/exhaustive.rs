@@ -540,7 +540,16 @@ fn flush(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch) {
             let leaf = &leaves[i];
             let (tricks, played) = (leaf.tricks + tricks, leaf.cards + cards);
             if bar.is_none_or(|b| (played, tricks) >= b) {
-                record(ctx, leaf.deal, &[0; KINDS], stats, 0, winner, tricks, played);
+                record(
+                    ctx,
+                    leaf.deal,
+                    &[0; KINDS],
+                    stats,
+                    0,
+                    winner,
+                    tricks,
+                    played,
+                );
                 bar = stats.longest.as_ref().map(|l| (l.cards, l.tricks));
             }
             wins[winner as usize & 1] += 1;
@@ -830,16 +839,8 @@ mod tests {
     #[test]
     fn node_trick_equals_reference_trick() {
         use crate::engine::reference::{Trick, trick};
-        use crate::position::Position;
-        let mut rng = crate::rng::SplitMix64::new(5);
-        for _ in 0..200_000 {
-            let n = 1 + rng.below(32) as usize;
-            let cards: Vec<Card> = (0..n)
-                .map(|_| [0, 0, 0, 1, 2, 3, 4][rng.below(7) as usize])
-                .collect();
-            let split = rng.below(n as u64 + 1) as usize;
-            let to_move = rng.below(2) as u8;
-            let pos = Position::new(cards[..split].to_vec(), cards[split..].to_vec(), to_move);
+        for pos in crate::search::lanes::random_positions(5, 200_000, 32) {
+            let to_move = pos.to_move;
             let mut node = Node {
                 game: Game::from_hands(&pos.hands[0], &pos.hands[1], to_move as u32),
                 deal: 0,

@@ -87,6 +87,17 @@ impl Game {
         g
     }
 
+    /// A game over before its first move: a hand empty at a trick boundary (the lanes take only
+    /// games with a move to make).
+    pub fn over_at_start(&self) -> Option<Finish> {
+        let over = self.n == 0 && self.debt == 0 && (self.len[0] == 0 || self.len[1] == 0);
+        over.then(|| Finish::Won {
+            winner: u8::from(self.len[1] > 0),
+            tricks: 0,
+            cards: 0,
+        })
+    }
+
     /// Sets card `i` of hand `p` (its place clear or a penalty card of kind 1) to penalty `c`.
     #[inline(always)]
     pub fn set(&mut self, p: usize, i: u32, c: u8) {
@@ -169,6 +180,23 @@ pub enum Finish {
     Won { winner: u8, tricks: u64, cards: u64 },
     /// It had played `limit` tricks without ending: the caller plays it on with the cycle engine.
     TooLong,
+}
+
+impl Finish {
+    /// The finish of a lane that stopped: `ended` (else too long), its winner, the tricks and
+    /// cards of its finished tricks, and `last` cards of an unfinished last trick.
+    #[inline(always)]
+    pub(crate) fn of_lane(ended: bool, winner: u32, tricks: u32, cards: u32, last: u32) -> Finish {
+        if ended {
+            Finish::Won {
+                winner: winner as u8,
+                tricks: u64::from(tricks) + u64::from(last > 0),
+                cards: u64::from(cards) + u64::from(last),
+            }
+        } else {
+            Finish::TooLong
+        }
+    }
 }
 
 /// `x >> s`, 0 once every bit is shifted out.
@@ -411,16 +439,13 @@ impl Lanes {
             while stopped != 0 {
                 let i = stopped.trailing_zeros() as usize;
                 stopped &= stopped - 1;
-                let finish = if self.state[i] == 1 {
-                    let last = self.last[i];
-                    Finish::Won {
-                        winner: self.winner[i] as u8,
-                        tricks: u64::from(self.tricks[i]) + u64::from(last > 0),
-                        cards: u64::from(self.cards[i]) + u64::from(last),
-                    }
-                } else {
-                    Finish::TooLong
-                };
+                let finish = Finish::of_lane(
+                    self.state[i] == 1,
+                    self.winner[i],
+                    self.tricks[i],
+                    self.cards[i],
+                    self.last[i],
+                );
                 done(self.slot[i], finish);
                 if !self.refill(i, games, &mut next, &mut done) {
                     active &= !(1 << i);
@@ -460,31 +485,42 @@ impl Lanes {
     }
 }
 
+/// `count` random positions of 1 to `max_cards` cards (number cards three times as likely as each
+/// penalty card), any split, either player to move: inputs for the engines' agreement tests.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::Outcome;
-    use crate::engine::reference;
-    use crate::position::Position;
-
-    /// Every lane result against the reference engine, on random deals of small decks.
-    #[test]
-    fn lanes_agree_with_the_reference_engine() {
-        let mut rng = crate::rng::SplitMix64::new(11);
-        let mut positions = Vec::new();
-        for _ in 0..20_000 {
-            let n = 1 + rng.below(30) as usize;
+pub(crate) fn random_positions(
+    seed: u64,
+    count: usize,
+    max_cards: u64,
+) -> Vec<crate::position::Position> {
+    let mut rng = crate::rng::SplitMix64::new(seed);
+    (0..count)
+        .map(|_| {
+            let n = 1 + rng.below(max_cards) as usize;
             let cards: Vec<u8> = (0..n)
                 .map(|_| [0, 0, 0, 1, 2, 3, 4][rng.below(7) as usize])
                 .collect();
             let split = rng.below(n as u64 + 1) as usize;
             let to_move = rng.below(2) as u8;
-            positions.push(Position::new(
+            crate::position::Position::new(
                 cards[..split].to_vec(),
                 cards[split..].to_vec(),
                 to_move,
-            ));
-        }
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Outcome;
+    use crate::engine::reference;
+
+    /// Every lane result against the reference engine, on random deals of small decks.
+    #[test]
+    fn lanes_agree_with_the_reference_engine() {
+        let positions = random_positions(11, 20_000, 30);
         let games: Vec<Game> = positions
             .iter()
             .map(|p| Game::from_hands(&p.hands[0], &p.hands[1], p.to_move as u32))

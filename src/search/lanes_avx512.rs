@@ -111,16 +111,8 @@ impl Avx512Lanes {
         soa.reset(games.len());
         let mut total = 0;
         for (i, g) in games.iter().enumerate() {
-            if g.n == 0 && g.debt == 0 && (g.len[0] == 0 || g.len[1] == 0) {
-                let winner = u8::from(g.len[1] > 0);
-                done(
-                    i,
-                    Finish::Won {
-                        winner,
-                        tricks: 0,
-                        cards: 0,
-                    },
-                );
+            if let Some(finish) = g.over_at_start() {
+                done(i, finish);
             } else {
                 soa.set(total, g, i);
                 total += 1;
@@ -317,16 +309,13 @@ impl Avx512Lanes {
         }
         for i in 0..self.out.slot.len().min(total) {
             let o = &self.out;
-            let finish = if o.ended[i] == 1 {
-                let last = o.last[i];
-                Finish::Won {
-                    winner: o.winner[i] as u8,
-                    tricks: u64::from(o.tricks[i]) + u64::from(last > 0),
-                    cards: u64::from(o.cards[i]) + u64::from(last),
-                }
-            } else {
-                Finish::TooLong
-            };
+            let finish = Finish::of_lane(
+                o.ended[i] == 1,
+                o.winner[i],
+                o.tricks[i],
+                o.cards[i],
+                o.last[i],
+            );
             done(o.slot[i] as usize, finish);
         }
     }
