@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -17,7 +17,12 @@ use super::merge::decode;
 use super::output::{BadInput, Out};
 use super::play::{PAPER_DEAL, parse_position};
 use crate::backward::closure::{Closure, Config};
+use crate::backward::closure::Node;
+use crate::backward::family::{cycle_of, family_of_cycle_resumable};
+use crate::backward::level_checkpoint::{self, LevelState};
 use crate::backward::{Family, FamilyError, family};
+use crate::engine::CycleInfo;
+use crate::position::PACK_MAX_CARDS;
 use crate::dist::closure::{ClusterFamilyError, family_on_cluster};
 use crate::dist::family::{ClosurePart, family_from_parts, family_part};
 use crate::dist::shard::{Shard, ShardFile, beside, encode_part};
@@ -76,6 +81,17 @@ pub struct Args {
     /// How to read the position: auto, dash, cards or digits.
     #[arg(long, default_value = "auto", value_name = "NOTATION")]
     notation: Notation,
+    /// Continue the run saved in its checkpoint (FILE.checkpoint beside --out FILE, else
+    /// results/family-HASH.checkpoint) from its last saved level.
+    #[arg(long, conflicts_with_all = ["visited_set", "shard"])]
+    resume: bool,
+    /// Seconds between checkpoint saves (at level boundaries).
+    #[arg(long, value_name = "S", default_value_t = 5.0, hide = true)]
+    checkpoint_every: f64,
+    /// Stop after N levels, as an interruption would (for testing --resume): saves the checkpoint
+    /// and exits 1.
+    #[arg(long, value_name = "N", hide = true)]
+    stop_after_levels: Option<u32>,
     #[command(flatten)]
     dist: DistArgs,
 }
@@ -133,6 +149,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ..Config::default()
     };
     let mode = args.dist.mode()?;
+    if args.resume && pos.total() > PACK_MAX_CARDS {
+        return Err(BadInput(format!(
+            "--resume: checkpoints hold positions of at most {PACK_MAX_CARDS} cards, not {}",
+            pos.total()
+        ))
+        .into());
+    }
     let quiet = args.quiet || args.json;
     let (result, threads) = match &mode {
         Mode::Shard(s) => {
@@ -162,11 +185,41 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 Err(e) => return Err(BadInput(e.to_string()).into()),
             }
         }
-        Mode::Single => {
+        Mode::Single if args.visited_set || pos.total() > PACK_MAX_CARDS => {
             let pb = counter("positions", quiet);
             let result = pool.install(|| family(&pos, &cfg, &|n| pb.inc(n)));
             pb.finish_and_clear();
             (result, pool.current_num_threads())
+        }
+        Mode::Single => {
+            let info = match cycle_of(&pos, &cfg) {
+                Ok(info) => info,
+                Err(e) => return family_error(e),
+            };
+            let ck = LevelCheckpoint::new(&args, &info, "single")?;
+            let from = ck.start(args.resume)?;
+            let pb = counter("positions", quiet);
+            let mut saver = ck.saver(args.checkpoint_every, args.stop_after_levels);
+            let found = pool.install(|| {
+                family_of_cycle_resumable(info, &cfg, &|n| pb.inc(n), from, &mut |out, next| {
+                    saver.on_level(out, next)
+                })
+            });
+            pb.finish_and_clear();
+            let Some(f) = found else {
+                return saver.stopped();
+            };
+            let code = report(
+                &f,
+                &pos,
+                pool.current_num_threads(),
+                args.out.as_deref(),
+                &command_line(),
+                args.json,
+                args.max_positions,
+            )?;
+            ck.finish()?;
+            return Ok(code);
         }
     };
     match result {
@@ -180,6 +233,118 @@ pub fn run(args: Args) -> Result<ExitCode> {
             args.max_positions,
         ),
         Err(e) => family_error(e),
+    }
+}
+
+/// The checkpoint of a single-process family run: the BFS saved at a level boundary, named by the
+/// job (the cycle, its card count and `--max-positions`: what changes the answer).
+struct LevelCheckpoint {
+    path: PathBuf,
+    fingerprint: String,
+}
+
+impl LevelCheckpoint {
+    fn new(args: &Args, info: &CycleInfo, mode: &str) -> Result<LevelCheckpoint> {
+        let fingerprint = format!(
+            "family v1 cycle={} cards={} max_positions={} mode={mode}",
+            info.cycle_id,
+            info.cycle_id.total(),
+            args.max_positions
+        );
+        let path = match &args.out {
+            Some(out) => {
+                let mut name = out.as_os_str().to_os_string();
+                name.push(".checkpoint");
+                PathBuf::from(name)
+            }
+            None => PathBuf::from("results").join(format!(
+                "family-{:016x}.checkpoint",
+                fnv1a(fingerprint.as_bytes())
+            )),
+        };
+        Ok(LevelCheckpoint { path, fingerprint })
+    }
+
+    /// The saved state with `--resume` (which needs the checkpoint); without it, refuses to start
+    /// over an unfinished run's checkpoint, as `assemble` does.
+    fn start(&self, resume: bool) -> Result<Option<LevelState>> {
+        let p = self.path.display();
+        if !resume {
+            if self.path.exists() {
+                return Err(BadInput(format!(
+                    "{p}: a checkpoint of an unfinished run exists: add --resume to finish it, or delete it to start over"
+                ))
+                .into());
+            }
+            return Ok(None);
+        }
+        if !self.path.exists() {
+            return Err(BadInput(format!(
+                "--resume: no checkpoint at {p} (run without --resume to start)"
+            ))
+            .into());
+        }
+        let state = level_checkpoint::load(&self.path, &self.fingerprint)
+            .map_err(|e| BadInput(e.to_string()))?;
+        Ok(Some(state))
+    }
+
+    fn saver(&self, every: f64, stop_after: Option<u32>) -> Saver<'_> {
+        Saver {
+            ck: self,
+            every: Duration::from_secs_f64(every.max(0.0)),
+            last: Instant::now(),
+            stop_after,
+            error: None,
+        }
+    }
+
+    /// Deletes the checkpoint once the answer is out (a finished run leaves none).
+    fn finish(&self) -> Result<()> {
+        match std::fs::remove_file(&self.path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(anyhow::anyhow!("removing {}: {e}", self.path.display()))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Saves the BFS at level boundaries, at most every `every`, and stops it after `stop_after`
+/// levels (saved first) or when a save fails.
+struct Saver<'a> {
+    ck: &'a LevelCheckpoint,
+    every: Duration,
+    last: Instant,
+    stop_after: Option<u32>,
+    error: Option<String>,
+}
+
+impl Saver<'_> {
+    fn on_level(&mut self, out: &Closure, next: &[Node]) -> bool {
+        let stop = self.stop_after.is_some_and(|n| out.max_depth >= n);
+        if stop || self.last.elapsed() >= self.every {
+            let state = LevelState::of(out, next);
+            if let Err(e) = level_checkpoint::save(&self.ck.path, &self.ck.fingerprint, &state) {
+                self.error = Some(e.to_string());
+                return false;
+            }
+            self.last = Instant::now();
+        }
+        !stop
+    }
+
+    /// The exit of a run `on_level` stopped: 2 on a failed save, else 1 with where to resume.
+    fn stopped(self) -> Result<ExitCode> {
+        if let Some(e) = self.error {
+            return Err(anyhow::anyhow!("writing the checkpoint: {e}"));
+        }
+        eprintln!(
+            "ansatz: stopped after {} levels; saved {}: finish with --resume",
+            self.stop_after.unwrap_or(0),
+            self.ck.path.display()
+        );
+        Ok(ExitCode::from(1))
     }
 }
 
