@@ -172,15 +172,8 @@ pub fn closure_with_visited_set(
         }
         fresh
     };
-    let mut out = run(
-        seeds,
-        cfg,
-        progress,
-        &first_time,
-        None,
-        &mut |_, _| true,
-    )
-    .expect("never stopped");
+    let mut out =
+        run(seeds, cfg, progress, &first_time, None, &mut |_, _| true).expect("never stopped");
     out.duplicates = duplicates.into_inner();
     out
 }

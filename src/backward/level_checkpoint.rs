@@ -65,7 +65,9 @@ pub enum LevelCheckpointError {
         expected: String,
         found: String,
     },
-    #[error("positions of {0} cards do not fit a checkpoint's packed keys (at most {PACK_MAX_CARDS})")]
+    #[error(
+        "positions of {0} cards do not fit a checkpoint's packed keys (at most {PACK_MAX_CARDS})"
+    )]
     TooManyCards(usize),
 }
 
@@ -177,7 +179,9 @@ pub fn load(path: &Path, fingerprint: &str) -> Result<LevelState, LevelCheckpoin
         return Err(bad());
     }
     let nodes = |ws: &[Wire]| -> Result<Vec<Node>, LevelCheckpointError> {
-        ws.iter().map(|w| from_wire(w, cards).ok_or_else(bad)).collect()
+        ws.iter()
+            .map(|w| from_wire(w, cards).ok_or_else(bad))
+            .collect()
     };
     Ok(LevelState {
         size: saved.size,

@@ -16,18 +16,18 @@ use super::cluster::{DistArgs, Mode, recorded_command};
 use super::merge::decode;
 use super::output::{BadInput, Out};
 use super::play::{PAPER_DEAL, parse_position};
-use crate::backward::closure::{Closure, Config};
 use crate::backward::closure::Node;
+use crate::backward::closure::{Closure, Config};
 use crate::backward::family::{cycle_of, family_of_cycle_resumable};
 use crate::backward::level_checkpoint::{self, LevelState};
 use crate::backward::{Family, FamilyError, family};
-use crate::engine::CycleInfo;
-use crate::position::PACK_MAX_CARDS;
 use crate::dist::closure::{ClusterFamilyError, family_on_cluster};
 use crate::dist::family::{ClosurePart, family_from_parts, family_part};
 use crate::dist::shard::{Shard, ShardFile, beside, encode_part};
+use crate::engine::CycleInfo;
 use crate::library::fnv1a;
 use crate::notation::Notation;
+use crate::position::PACK_MAX_CARDS;
 use crate::position::Position;
 
 /// Play POSITION to its cycle, then find every position whose game reaches that cycle (the
@@ -209,12 +209,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
             let Some(f) = found else {
                 return saver.stopped();
             };
+            // A resumed run records the command that started it.
+            let command = std::env::args()
+                .filter(|a| a != "--resume")
+                .collect::<Vec<_>>()
+                .join(" ");
             let code = report(
                 &f,
                 &pos,
                 pool.current_num_threads(),
                 args.out.as_deref(),
-                &command_line(),
+                &command,
                 args.json,
                 args.max_positions,
             )?;
