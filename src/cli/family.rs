@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -21,7 +22,10 @@ use crate::backward::closure::{Closure, Config};
 use crate::backward::family::{cycle_of, family_of_cycle_resumable};
 use crate::backward::level_checkpoint::{self, LevelState};
 use crate::backward::{Family, FamilyError, family};
-use crate::dist::closure::{ClusterFamilyError, family_on_cluster};
+use crate::dist::closure::{
+    ClusterFamilyError, LevelHook, Stopped, cluster_cycle, family_on_cluster,
+    family_on_cluster_resumable,
+};
 use crate::dist::family::{ClosurePart, family_from_parts, family_part};
 use crate::dist::shard::{Shard, ShardFile, beside, encode_part};
 use crate::engine::CycleInfo;
@@ -175,12 +179,60 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 Err(e) => family_error(e),
             };
         }
-        Mode::Cluster(cluster) => {
+        Mode::Cluster(cluster) if args.visited_set => {
             let pb = counter("positions", quiet || cluster.process != 0);
             let progress = move |n| pb.inc(n);
             match family_on_cluster(cluster, &pos, &cfg, progress) {
                 Ok(None) => return Ok(ExitCode::SUCCESS),
                 Ok(Some(f)) => (Ok(f), cluster.total_workers()),
+                Err(ClusterFamilyError::Family(e)) => (Err(e), 0),
+                Err(e) => return Err(BadInput(e.to_string()).into()),
+            }
+        }
+        Mode::Cluster(cluster) => {
+            let info = match cluster_cycle(&pos) {
+                Ok(info) => info,
+                Err(ClusterFamilyError::Family(e)) => return family_error(e),
+                Err(e) => return Err(BadInput(e.to_string()).into()),
+            };
+            // Process 0 alone keeps the checkpoint and reads it on resume; it routes the saved
+            // frontier to the owners, so the others need no shared filesystem.
+            let ck = LevelCheckpoint::new(&args, &info, "cluster")?;
+            let lead = cluster.process == 0;
+            let from = if lead { ck.start(args.resume)? } else { None };
+            let saver = Arc::new(Mutex::new(
+                ck.saver(args.checkpoint_every, args.stop_after_levels),
+            ));
+            let pb = counter("positions", quiet || !lead);
+            let progress = move |n| pb.inc(n);
+            let hook: Arc<Mutex<dyn LevelHook>> = saver.clone();
+            match family_on_cluster_resumable(
+                cluster,
+                &pos,
+                &cfg,
+                progress,
+                args.resume,
+                from,
+                Some(hook),
+            ) {
+                Ok(None) => return Ok(ExitCode::SUCCESS),
+                Ok(Some(Err(Stopped))) => {
+                    let saver = std::mem::replace(&mut *saver.lock().unwrap(), ck.saver(0.0, None));
+                    return saver.stopped();
+                }
+                Ok(Some(Ok(f))) => {
+                    let code = report(
+                        &f,
+                        &pos,
+                        cluster.total_workers(),
+                        args.out.as_deref(),
+                        &resumed_command(),
+                        args.json,
+                        args.max_positions,
+                    )?;
+                    ck.finish()?;
+                    return Ok(code);
+                }
                 Err(ClusterFamilyError::Family(e)) => (Err(e), 0),
                 Err(e) => return Err(BadInput(e.to_string()).into()),
             }
@@ -209,17 +261,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
             let Some(f) = found else {
                 return saver.stopped();
             };
-            // A resumed run records the command that started it.
-            let command = std::env::args()
-                .filter(|a| a != "--resume")
-                .collect::<Vec<_>>()
-                .join(" ");
             let code = report(
                 &f,
                 &pos,
                 pool.current_num_threads(),
                 args.out.as_deref(),
-                &command,
+                &resumed_command(),
                 args.json,
                 args.max_positions,
             )?;
@@ -241,8 +288,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
 }
 
-/// The checkpoint of a single-process family run: the BFS saved at a level boundary, named by the
+/// The checkpoint of a family run (single process, or process 0 of a cluster): the BFS saved at a level boundary, named by the
 /// job (the cycle, its card count and `--max-positions`: what changes the answer).
+#[derive(Clone)]
 struct LevelCheckpoint {
     path: PathBuf,
     fingerprint: String,
@@ -294,9 +342,9 @@ impl LevelCheckpoint {
         Ok(Some(state))
     }
 
-    fn saver(&self, every: f64, stop_after: Option<u32>) -> Saver<'_> {
+    fn saver(&self, every: f64, stop_after: Option<u32>) -> Saver {
         Saver {
-            ck: self,
+            ck: self.clone(),
             every: Duration::from_secs_f64(every.max(0.0)),
             last: Instant::now(),
             stop_after,
@@ -317,26 +365,21 @@ impl LevelCheckpoint {
 
 /// Saves the BFS at level boundaries, at most every `every`, and stops it after `stop_after`
 /// levels (saved first) or when a save fails.
-struct Saver<'a> {
-    ck: &'a LevelCheckpoint,
+struct Saver {
+    ck: LevelCheckpoint,
     every: Duration,
     last: Instant,
     stop_after: Option<u32>,
     error: Option<String>,
 }
 
-impl Saver<'_> {
+impl Saver {
     fn on_level(&mut self, out: &Closure, next: &[Node]) -> bool {
-        let stop = self.stop_after.is_some_and(|n| out.max_depth >= n);
-        if stop || self.last.elapsed() >= self.every {
-            let state = LevelState::of(out, next);
-            if let Err(e) = level_checkpoint::save(&self.ck.path, &self.ck.fingerprint, &state) {
-                self.error = Some(e.to_string());
-                return false;
-            }
-            self.last = Instant::now();
-        }
-        !stop
+        !self.due(out) || self.save(&LevelState::of(out, next))
+    }
+
+    fn stopping(&self, out_depth: u32) -> bool {
+        self.stop_after.is_some_and(|n| out_depth >= n)
     }
 
     /// The exit of a run `on_level` stopped: 2 on a failed save, else 1 with where to resume.
@@ -351,6 +394,29 @@ impl Saver<'_> {
         );
         Ok(ExitCode::from(1))
     }
+}
+
+impl LevelHook for Saver {
+    fn due(&mut self, out: &Closure) -> bool {
+        self.stopping(out.max_depth) || self.last.elapsed() >= self.every
+    }
+
+    fn save(&mut self, state: &LevelState) -> bool {
+        if let Err(e) = level_checkpoint::save(&self.ck.path, &self.ck.fingerprint, state) {
+            self.error = Some(e.to_string());
+            return false;
+        }
+        self.last = Instant::now();
+        !self.stopping(state.max_depth)
+    }
+}
+
+/// The command line for result files: a resumed run records the command that started it.
+fn resumed_command() -> String {
+    std::env::args()
+        .filter(|a| a != "--resume")
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A game that ends has no family: exit 1 with the reason; other errors are bad input.
