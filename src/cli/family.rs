@@ -42,6 +42,8 @@ Examples:
   ansatz family
   ansatz family --json 'J--/-J-'
   ansatz family --threads 2 --out family-2024.json '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA (1)'
+  ansatz family --out fam.json '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA'
+  ansatz family --out fam.json --resume '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA'
   ansatz family --hosts hosts.txt --process 0 --workers 8 --json    # one closure over a cluster
   ansatz family --shard 0/4 --out fam.json    # a job array task (0/4 .. 3/4): fam.json.shard-0-of-4
   ansatz merge fam.json.shard-*-of-4 --json   # the single run's answer; writes fam.json
@@ -50,6 +52,9 @@ closure_size counts distinct positions (hands and player to move), the cycle's o
 balanced lists the positions whose hands differ by at most one card (26/26 for the standard deck),
 sorted as strings; max_depth is the most tricks any of them stands before the cycle.
 Exit 1 when the game terminates (no cycle) or --max-positions stops the search (partial counts).
+At most every 5 s, at a level boundary, the BFS (next level and totals) is saved atomically to
+FILE.checkpoint beside --out FILE (else results/family-HASH.checkpoint); after Ctrl-C or kill -9
+run the same command with --resume (on every process of a cluster: process 0 reads it).
 --shard I/N takes the cycle positions s (in play order from the cycle id) with s % N == I and the
 positions whose games first meet the cycle there; `ansatz merge` joins the parts into the single
 run's answer (--max-positions then applies to each shard's part). Without --out the shard file is
