@@ -352,6 +352,7 @@ impl LevelCheckpoint {
             ck: self.clone(),
             every: Duration::from_secs_f64(every.max(0.0)),
             last: Instant::now(),
+            cost: Duration::ZERO,
             stop_after,
             error: None,
         }
@@ -374,6 +375,9 @@ struct Saver {
     ck: LevelCheckpoint,
     every: Duration,
     last: Instant,
+    /// How long the last save took: saves wait ten times that, so a huge frontier is not
+    /// written over and over.
+    cost: Duration,
     stop_after: Option<u32>,
     error: Option<String>,
 }
@@ -403,15 +407,17 @@ impl Saver {
 
 impl LevelHook for Saver {
     fn due(&mut self, out: &Closure) -> bool {
-        self.stopping(out.max_depth) || self.last.elapsed() >= self.every
+        self.stopping(out.max_depth) || self.last.elapsed() >= self.every.max(self.cost * 10)
     }
 
     fn save(&mut self, state: &LevelState) -> bool {
+        let start = Instant::now();
         if let Err(e) = level_checkpoint::save(&self.ck.path, &self.ck.fingerprint, state) {
             self.error = Some(e.to_string());
             return false;
         }
         self.last = Instant::now();
+        self.cost = start.elapsed();
         !self.stopping(state.max_depth)
     }
 }
