@@ -492,3 +492,196 @@ fn large_positions_use_the_replay() {
     let o = ansatz(&["family", &big]);
     assert_eq!(code(&o), 2, "{}", stderr(&o));
 }
+
+/// Cycles of random small deals, for the resume tests.
+fn small_cycles(seed: u64, want: usize) -> Vec<ansatz::engine::CycleInfo> {
+    let deck: ansatz::card::DeckSpec = "8-2J2Q2K2A".parse().unwrap();
+    let mut out: Vec<ansatz::engine::CycleInfo> = Vec::new();
+    for i in 0..1_000_000u64 {
+        if let Outcome::Cycle(info) = play(&ansatz::deal::random_deal(&deck, seed, i))
+            && !out.iter().any(|c| c.cycle_id == info.cycle_id)
+        {
+            out.push(info);
+            if out.len() == want {
+                break;
+            }
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    // A closure saved at any level boundary (through the checkpoint file) and continued gives
+    // exactly the uninterrupted closure, partial ones (--max-positions) included.
+    #[test]
+    fn closure_resumed_at_any_level_equals_the_uninterrupted_one(seed in 0u64..1_000_000, limit in prop::sample::select(vec![u64::MAX, 300, 2000])) {
+        use ansatz::backward::level_checkpoint::{LevelState, load, save};
+        let dir = std::env::temp_dir().join(format!("ansatz-resume-{}-{seed}", std::process::id()));
+        let path = dir.join("c.checkpoint");
+        for info in small_cycles(seed, 2) {
+            let seeds = family::cycle_seeds(&family::cycle_positions(&info));
+            let cfg = Config { max_positions: limit, ..Config::default() };
+            let whole = closure::closure(&seeds, &cfg, &|_| {});
+            let mut states = Vec::new();
+            let again = closure::closure_resumable(&seeds, &cfg, &|_| {}, None, &mut |o, f| {
+                states.push(LevelState::of(o, f));
+                true
+            })
+            .unwrap();
+            prop_assert_eq!(&again.balanced, &whole.balanced);
+            for st in states {
+                save(&path, "job", &st).unwrap();
+                let back = load(&path, "job").unwrap();
+                prop_assert_eq!(&back, &st);
+                // Stop right away once more, then continue from the saved level.
+                let stopped = closure::closure_resumable(&seeds, &cfg, &|_| {}, Some(back.clone()), &mut |_, _| false);
+                prop_assert!(stopped.is_none());
+                let r = closure::closure_resumable(&seeds, &cfg, &|_| {}, Some(back), &mut |_, _| true).unwrap();
+                prop_assert_eq!(r.size, whole.size);
+                prop_assert_eq!(r.max_depth, whole.max_depth);
+                prop_assert_eq!(r.deepest, whole.deepest);
+                prop_assert_eq!(r.complete, whole.complete);
+                prop_assert_eq!(&r.balanced, &whole.balanced);
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// The JSON of a family run without its timing fields.
+fn untimed(o: &std::process::Output) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_str(&stdout(o)).unwrap();
+    let m = v.as_object_mut().unwrap();
+    m.remove("seconds");
+    m.remove("positions_per_second");
+    v
+}
+
+#[test]
+fn family_stopped_and_resumed_gives_the_uninterrupted_answer() {
+    let dir = std::env::temp_dir().join(format!("ansatz-famresume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let whole = ansatz(&["family", "--json", PAPER_DEAL]);
+    assert_eq!(code(&whole), 0);
+    for (levels, limit) in [("1", "50000000"), ("4", "50000000"), ("2", "2000")] {
+        let out = dir.join(format!("f{levels}-{limit}.json"));
+        let out = out.to_str().unwrap();
+        let ck = format!("{out}.checkpoint");
+        let first = ansatz(&[
+            "family",
+            "--json",
+            "--out",
+            out,
+            "--max-positions",
+            limit,
+            "--stop-after-levels",
+            levels,
+            PAPER_DEAL,
+        ]);
+        assert_eq!(code(&first), 1, "{}", stderr(&first));
+        assert!(stderr(&first).contains("--resume"), "{}", stderr(&first));
+        assert!(std::path::Path::new(&ck).exists());
+        // Starting over an unfinished run's checkpoint is refused.
+        let again = ansatz(&[
+            "family",
+            "--json",
+            "--out",
+            out,
+            "--max-positions",
+            limit,
+            PAPER_DEAL,
+        ]);
+        assert_eq!(code(&again), 2);
+        assert!(
+            stderr(&again).contains("add --resume"),
+            "{}",
+            stderr(&again)
+        );
+        let resumed = ansatz(&[
+            "family",
+            "--json",
+            "--resume",
+            "--out",
+            out,
+            "--max-positions",
+            limit,
+            "--threads",
+            "1",
+            PAPER_DEAL,
+        ]);
+        let single = ansatz(&[
+            "family",
+            "--json",
+            "--max-positions",
+            limit,
+            "--threads",
+            "1",
+            PAPER_DEAL,
+        ]);
+        assert_eq!(code(&resumed), code(&single), "{}", stderr(&resumed));
+        assert_eq!(untimed(&resumed), untimed(&single));
+        if limit == "50000000" {
+            assert_eq!(
+                untimed(&resumed)["closure_size"],
+                untimed(&whole)["closure_size"]
+            );
+            // A finished run leaves no checkpoint, and its file records the command without --resume.
+            assert!(!std::path::Path::new(&ck).exists());
+            let saved = std::fs::read_to_string(out).unwrap();
+            assert!(!saved.contains("--resume"), "{saved}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn family_resume_refuses_missing_foreign_and_damaged_checkpoints() {
+    let dir = std::env::temp_dir().join(format!("ansatz-famresume-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("f.json");
+    let out = out.to_str().unwrap();
+    let o = ansatz(&["family", "--resume", "--out", out, PAPER_DEAL]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("no checkpoint"), "{}", stderr(&o));
+    let o = ansatz(&[
+        "family",
+        "--out",
+        out,
+        "--stop-after-levels",
+        "2",
+        PAPER_DEAL,
+    ]);
+    assert_eq!(code(&o), 1);
+    // Another job (another cycle, or another limit) at the same place.
+    for other in [
+        vec!["family", "--resume", "--out", out, "J--/-J-"],
+        vec![
+            "family",
+            "--resume",
+            "--out",
+            out,
+            "--max-positions",
+            "99999",
+            PAPER_DEAL,
+        ],
+    ] {
+        let o = ansatz(&other);
+        assert_eq!(code(&o), 2);
+        assert!(stderr(&o).contains("another run"), "{}", stderr(&o));
+    }
+    let ck = format!("{out}.checkpoint");
+    let bytes = std::fs::read(&ck).unwrap();
+    for damaged in [
+        b"not a checkpoint".to_vec(),
+        bytes[..bytes.len() / 2].to_vec(),
+    ] {
+        std::fs::write(&ck, damaged).unwrap();
+        let o = ansatz(&["family", "--resume", "--out", out, PAPER_DEAL]);
+        assert_eq!(code(&o), 2);
+        assert!(stderr(&o).contains("damaged"), "{}", stderr(&o));
+    }
+    let o = ansatz(&["family", "--resume", "--visited-set", PAPER_DEAL]);
+    assert_eq!(code(&o), 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -772,3 +772,27 @@ fn search_checkpoints_resume_across_single_and_cluster_runs() {
         assert!(String::from_utf8_lossy(&outs[0].stderr).contains("checkpoint"));
     }
 }
+
+// A cluster family stopped after some levels (process 0 saves the frontier, gathered from every
+// worker, at each level boundary) and resumed on another worker count gives the single answer;
+// the finished run leaves no checkpoint.
+#[test]
+fn family_cluster_stopped_and_resumed_equals_the_single_process_family() {
+    let dir = tmp("family-resume");
+    let base: &[&str] = &["family", "--json", "-q"];
+    let want = family_answer(run_ok(&with(base, &["--threads", "1"])));
+    let extra = ["--stop-after-levels", "3", "--checkpoint-every", "0"];
+    let outs = cluster(base, 3, 2, &dir, &extra);
+    assert_eq!(
+        outs[0].status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&outs[0].stderr)
+    );
+    assert!(outs[1..].iter().all(|o| o.status.success()));
+    let ck = dir.join("p0.checkpoint");
+    assert!(ck.exists());
+    let got = cluster_ok(base, 3, 1, &dir, &["--resume"]);
+    assert_eq!(family_answer(got), want);
+    assert!(!ck.exists());
+}

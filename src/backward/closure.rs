@@ -18,6 +18,7 @@ use dashmap::DashMap;
 use rayon::prelude::*;
 
 use super::compact::Compact;
+use super::level_checkpoint::LevelState;
 use super::predecessors::for_each_predecessor;
 use crate::position::PACK_MAX_CARDS;
 
@@ -130,7 +131,23 @@ pub fn closure(seeds: &[Seed], cfg: &Config, progress: &(dyn Fn(u64) + Sync)) ->
     if cfg.visited_set {
         return closure_with_visited_set(seeds, cfg, progress);
     }
-    run(seeds, cfg, progress, &|_| true)
+    run(seeds, cfg, progress, &|_| true, None, &mut |_, _| true).expect("never stopped")
+}
+
+/// [`closure`] (without the visited set) that can be saved and continued at level boundaries:
+/// it starts from `from` (a state saved by an earlier run of the same seeds and config) when
+/// given, and calls `on_level` with the totals and the next level to expand after each level
+/// (only while the search is complete and has a next level). `on_level` returning false stops
+/// the search: the result is then `None`. A search continued from any saved level gives exactly
+/// the answer of an uninterrupted one.
+pub fn closure_resumable(
+    seeds: &[Seed],
+    cfg: &Config,
+    progress: &(dyn Fn(u64) + Sync),
+    from: Option<LevelState>,
+    on_level: &mut dyn FnMut(&Closure, &[Node]) -> bool,
+) -> Option<Closure> {
+    run(seeds, cfg, progress, &|_| true, from, on_level)
 }
 
 /// [`closure`] with a shared visited set keyed by the packed `u128` (positions of at most 52
@@ -155,7 +172,8 @@ pub fn closure_with_visited_set(
         }
         fresh
     };
-    let mut out = run(seeds, cfg, progress, &first_time);
+    let mut out =
+        run(seeds, cfg, progress, &first_time, None, &mut |_, _| true).expect("never stopped");
     out.duplicates = duplicates.into_inner();
     out
 }
@@ -165,25 +183,45 @@ fn run(
     cfg: &Config,
     progress: &(dyn Fn(u64) + Sync),
     keep: &(dyn Fn(&Node) -> bool + Sync),
-) -> Closure {
-    let mut out = Closure {
-        size: seeds.len() as u64,
-        max_depth: 0,
-        deepest: seeds.iter().map(|s| s.node).min_by_key(|n| n.pos),
-        balanced: if cfg.seeds_balanced {
-            seeds
-                .iter()
-                .map(|s| s.node)
-                .filter(|n| n.pos.is_balanced())
-                .collect()
-        } else {
-            Vec::new()
-        },
-        complete: true,
-        duplicates: 0,
+    from: Option<LevelState>,
+    on_level: &mut dyn FnMut(&Closure, &[Node]) -> bool,
+) -> Option<Closure> {
+    let (mut out, mut frontier) = match from {
+        Some(saved) => {
+            let out = Closure {
+                size: saved.size,
+                max_depth: saved.max_depth,
+                // Replaced below from the last level: a saved state always has a next level.
+                deepest: saved.frontier.iter().copied().min_by_key(|n| n.pos),
+                balanced: saved.balanced,
+                complete: true,
+                duplicates: 0,
+            };
+            progress(out.size);
+            (out, saved.frontier)
+        }
+        None => {
+            let mut out = Closure {
+                size: seeds.len() as u64,
+                max_depth: 0,
+                deepest: seeds.iter().map(|s| s.node).min_by_key(|n| n.pos),
+                balanced: if cfg.seeds_balanced {
+                    seeds
+                        .iter()
+                        .map(|s| s.node)
+                        .filter(|n| n.pos.is_balanced())
+                        .collect()
+                } else {
+                    Vec::new()
+                },
+                complete: true,
+                duplicates: 0,
+            };
+            progress(out.size);
+            let frontier = next_level(seeds, cfg, progress, keep, &mut out);
+            (out, frontier)
+        }
     };
-    progress(out.size);
-    let mut frontier = next_level(seeds, cfg, progress, keep, &mut out);
     // The deepest example is taken from the last non-empty level once the search is over, rather
     // than tracked per level: one comparison per position saved on every level but the last.
     let mut last: Vec<Node> = Vec::new();
@@ -192,13 +230,16 @@ fn run(
             last = frontier;
             break;
         }
+        if !on_level(&out, &frontier) {
+            return None;
+        }
         let next = next_level(&frontier, cfg, progress, keep, &mut out);
         last = std::mem::replace(&mut frontier, next);
     }
     if let Some(n) = last.iter().min_by_key(|n| n.pos) {
         out.deepest = Some(*n);
     }
-    out
+    Some(out)
 }
 
 fn next_level<T: Expand>(

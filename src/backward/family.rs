@@ -7,6 +7,7 @@ use thiserror::Error;
 
 use super::closure::{self, Closure, Config, Node, Seed};
 use super::compact::{COMPACT_MAX_CARDS, Compact};
+use super::level_checkpoint::LevelState;
 use crate::engine::fast::{Small, Step};
 use crate::engine::{CycleInfo, Outcome};
 use crate::position::{PACK_MAX_CARDS, Position};
@@ -121,6 +122,22 @@ pub fn family_of_cycle(info: CycleInfo, cfg: &Config, progress: &(dyn Fn(u64) + 
     let found: Closure = closure::closure(&seeds, cfg, progress);
     let seconds = start.elapsed().as_secs_f64();
     family_from_closure(info, found, seconds)
+}
+
+/// [`family_of_cycle`] that can be saved and continued at level boundaries (no visited set): see
+/// [`closure::closure_resumable`]. `None` when `on_level` stopped it.
+pub fn family_of_cycle_resumable(
+    info: CycleInfo,
+    cfg: &Config,
+    progress: &(dyn Fn(u64) + Sync),
+    from: Option<LevelState>,
+    on_level: &mut dyn FnMut(&Closure, &[Node]) -> bool,
+) -> Option<Family> {
+    let seeds = cycle_seeds(&cycle_positions(&info));
+    let start = Instant::now();
+    let found = closure::closure_resumable(&seeds, cfg, progress, from, on_level)?;
+    let seconds = start.elapsed().as_secs_f64();
+    Some(family_from_closure(info, found, seconds))
 }
 
 /// The family of a cycle from its closure (however the closure was computed, e.g. on a cluster

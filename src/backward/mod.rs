@@ -6,12 +6,14 @@
 //! - [`reference`]: the plain replay and a visited-set BFS, the oracles of the two above.
 //! - [`closure`]: the parallel BFS over the predecessor tree.
 //! - [`family`]: a cycle and its backward closure.
+//! - [`level_checkpoint`]: a closure search saved at a level boundary, to continue it.
 //! - [`extend`]: balanced deals whose games run longer than a given game.
 
 pub mod closure;
 pub mod compact;
 pub mod extend;
 pub mod family;
+pub mod level_checkpoint;
 pub mod predecessors;
 pub mod reference;
 

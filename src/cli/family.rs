@@ -4,7 +4,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -16,13 +17,21 @@ use super::cluster::{DistArgs, Mode, recorded_command};
 use super::merge::decode;
 use super::output::{BadInput, Out};
 use super::play::{PAPER_DEAL, parse_position};
+use crate::backward::closure::Node;
 use crate::backward::closure::{Closure, Config};
+use crate::backward::family::{cycle_of, family_of_cycle_resumable};
+use crate::backward::level_checkpoint::{self, LevelState};
 use crate::backward::{Family, FamilyError, family};
-use crate::dist::closure::{ClusterFamilyError, family_on_cluster};
+use crate::dist::closure::{
+    ClusterFamilyError, LevelHook, Stopped, cluster_cycle, family_on_cluster,
+    family_on_cluster_resumable,
+};
 use crate::dist::family::{ClosurePart, family_from_parts, family_part};
 use crate::dist::shard::{Shard, ShardFile, beside, encode_part};
+use crate::engine::CycleInfo;
 use crate::library::fnv1a;
 use crate::notation::Notation;
+use crate::position::PACK_MAX_CARDS;
 use crate::position::Position;
 
 /// Play POSITION to its cycle, then find every position whose game reaches that cycle (the
@@ -33,6 +42,8 @@ Examples:
   ansatz family
   ansatz family --json 'J--/-J-'
   ansatz family --threads 2 --out family-2024.json '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA (1)'
+  ansatz family --out fam.json '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA'
+  ansatz family --out fam.json --resume '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA'
   ansatz family --hosts hosts.txt --process 0 --workers 8 --json    # one closure over a cluster
   ansatz family --shard 0/4 --out fam.json    # a job array task (0/4 .. 3/4): fam.json.shard-0-of-4
   ansatz merge fam.json.shard-*-of-4 --json   # the single run's answer; writes fam.json
@@ -41,6 +52,9 @@ closure_size counts distinct positions (hands and player to move), the cycle's o
 balanced lists the positions whose hands differ by at most one card (26/26 for the standard deck),
 sorted as strings; max_depth is the most tricks any of them stands before the cycle.
 Exit 1 when the game terminates (no cycle) or --max-positions stops the search (partial counts).
+At most every 5 s, at a level boundary, the BFS (next level and totals) is saved atomically to
+FILE.checkpoint beside --out FILE (else results/family-HASH.checkpoint); after Ctrl-C or kill -9
+run the same command with --resume (on every process of a cluster: process 0 reads it).
 --shard I/N takes the cycle positions s (in play order from the cycle id) with s % N == I and the
 positions whose games first meet the cycle there; `ansatz merge` joins the parts into the single
 run's answer (--max-positions then applies to each shard's part). Without --out the shard file is
@@ -76,6 +90,17 @@ pub struct Args {
     /// How to read the position: auto, dash, cards or digits.
     #[arg(long, default_value = "auto", value_name = "NOTATION")]
     notation: Notation,
+    /// Continue the run saved in its checkpoint (FILE.checkpoint beside --out FILE, else
+    /// results/family-HASH.checkpoint) from its last saved level.
+    #[arg(long, conflicts_with_all = ["visited_set", "shard"])]
+    resume: bool,
+    /// Seconds between checkpoint saves (at level boundaries).
+    #[arg(long, value_name = "S", default_value_t = 5.0, hide = true)]
+    checkpoint_every: f64,
+    /// Stop after N levels, as an interruption would (for testing --resume): saves the checkpoint
+    /// and exits 1.
+    #[arg(long, value_name = "N", hide = true)]
+    stop_after_levels: Option<u32>,
     #[command(flatten)]
     dist: DistArgs,
 }
@@ -133,6 +158,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ..Config::default()
     };
     let mode = args.dist.mode()?;
+    if args.resume && pos.total() > PACK_MAX_CARDS {
+        return Err(BadInput(format!(
+            "--resume: checkpoints hold positions of at most {PACK_MAX_CARDS} cards, not {}",
+            pos.total()
+        ))
+        .into());
+    }
     let quiet = args.quiet || args.json;
     let (result, threads) = match &mode {
         Mode::Shard(s) => {
@@ -152,7 +184,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 Err(e) => family_error(e),
             };
         }
-        Mode::Cluster(cluster) => {
+        Mode::Cluster(cluster) if args.visited_set => {
             let pb = counter("positions", quiet || cluster.process != 0);
             let progress = move |n| pb.inc(n);
             match family_on_cluster(cluster, &pos, &cfg, progress) {
@@ -162,11 +194,89 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 Err(e) => return Err(BadInput(e.to_string()).into()),
             }
         }
-        Mode::Single => {
+        Mode::Cluster(cluster) => {
+            let info = match cluster_cycle(&pos) {
+                Ok(info) => info,
+                Err(ClusterFamilyError::Family(e)) => return family_error(e),
+                Err(e) => return Err(BadInput(e.to_string()).into()),
+            };
+            // Process 0 alone keeps the checkpoint and reads it on resume; it routes the saved
+            // frontier to the owners, so the others need no shared filesystem.
+            let ck = LevelCheckpoint::new(&args, &info, "cluster")?;
+            let lead = cluster.process == 0;
+            let from = if lead { ck.start(args.resume)? } else { None };
+            let saver = Arc::new(Mutex::new(
+                ck.saver(args.checkpoint_every, args.stop_after_levels),
+            ));
+            let pb = counter("positions", quiet || !lead);
+            let progress = move |n| pb.inc(n);
+            let hook: Arc<Mutex<dyn LevelHook>> = saver.clone();
+            match family_on_cluster_resumable(
+                cluster,
+                &pos,
+                &cfg,
+                progress,
+                args.resume,
+                from,
+                Some(hook),
+            ) {
+                Ok(None) => return Ok(ExitCode::SUCCESS),
+                Ok(Some(Err(Stopped))) => {
+                    let saver = std::mem::replace(&mut *saver.lock().unwrap(), ck.saver(0.0, None));
+                    return saver.stopped();
+                }
+                Ok(Some(Ok(f))) => {
+                    let code = report(
+                        &f,
+                        &pos,
+                        cluster.total_workers(),
+                        args.out.as_deref(),
+                        &resumed_command(),
+                        args.json,
+                        args.max_positions,
+                    )?;
+                    ck.finish()?;
+                    return Ok(code);
+                }
+                Err(ClusterFamilyError::Family(e)) => (Err(e), 0),
+                Err(e) => return Err(BadInput(e.to_string()).into()),
+            }
+        }
+        Mode::Single if args.visited_set || pos.total() > PACK_MAX_CARDS => {
             let pb = counter("positions", quiet);
             let result = pool.install(|| family(&pos, &cfg, &|n| pb.inc(n)));
             pb.finish_and_clear();
             (result, pool.current_num_threads())
+        }
+        Mode::Single => {
+            let info = match cycle_of(&pos, &cfg) {
+                Ok(info) => info,
+                Err(e) => return family_error(e),
+            };
+            let ck = LevelCheckpoint::new(&args, &info, "single")?;
+            let from = ck.start(args.resume)?;
+            let pb = counter("positions", quiet);
+            let mut saver = ck.saver(args.checkpoint_every, args.stop_after_levels);
+            let found = pool.install(|| {
+                family_of_cycle_resumable(info, &cfg, &|n| pb.inc(n), from, &mut |out, next| {
+                    saver.on_level(out, next)
+                })
+            });
+            pb.finish_and_clear();
+            let Some(f) = found else {
+                return saver.stopped();
+            };
+            let code = report(
+                &f,
+                &pos,
+                pool.current_num_threads(),
+                args.out.as_deref(),
+                &resumed_command(),
+                args.json,
+                args.max_positions,
+            )?;
+            ck.finish()?;
+            return Ok(code);
         }
     };
     match result {
@@ -181,6 +291,143 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ),
         Err(e) => family_error(e),
     }
+}
+
+/// The checkpoint of a family run (single process, or process 0 of a cluster): the BFS saved at a level boundary, named by the
+/// job (the cycle, its card count and `--max-positions`: what changes the answer).
+#[derive(Clone)]
+struct LevelCheckpoint {
+    path: PathBuf,
+    fingerprint: String,
+}
+
+impl LevelCheckpoint {
+    fn new(args: &Args, info: &CycleInfo, mode: &str) -> Result<LevelCheckpoint> {
+        let fingerprint = format!(
+            "family v1 cycle={} cards={} max_positions={} mode={mode}",
+            info.cycle_id,
+            info.cycle_id.total(),
+            args.max_positions
+        );
+        let path = match &args.out {
+            Some(out) => {
+                let mut name = out.as_os_str().to_os_string();
+                name.push(".checkpoint");
+                PathBuf::from(name)
+            }
+            None => PathBuf::from("results").join(format!(
+                "family-{:016x}.checkpoint",
+                fnv1a(fingerprint.as_bytes())
+            )),
+        };
+        Ok(LevelCheckpoint { path, fingerprint })
+    }
+
+    /// The saved state with `--resume` (which needs the checkpoint); without it, refuses to start
+    /// over an unfinished run's checkpoint, as `assemble` does.
+    fn start(&self, resume: bool) -> Result<Option<LevelState>> {
+        let p = self.path.display();
+        if !resume {
+            if self.path.exists() {
+                return Err(BadInput(format!(
+                    "{p}: a checkpoint of an unfinished run exists: add --resume to finish it, or delete it to start over"
+                ))
+                .into());
+            }
+            return Ok(None);
+        }
+        if !self.path.exists() {
+            return Err(BadInput(format!(
+                "--resume: no checkpoint at {p} (run without --resume to start)"
+            ))
+            .into());
+        }
+        let state = level_checkpoint::load(&self.path, &self.fingerprint)
+            .map_err(|e| BadInput(e.to_string()))?;
+        Ok(Some(state))
+    }
+
+    fn saver(&self, every: f64, stop_after: Option<u32>) -> Saver {
+        Saver {
+            ck: self.clone(),
+            every: Duration::from_secs_f64(every.max(0.0)),
+            last: Instant::now(),
+            cost: Duration::ZERO,
+            stop_after,
+            error: None,
+        }
+    }
+
+    /// Deletes the checkpoint once the answer is out (a finished run leaves none).
+    fn finish(&self) -> Result<()> {
+        match std::fs::remove_file(&self.path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(anyhow::anyhow!("removing {}: {e}", self.path.display()))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Saves the BFS at level boundaries, at most every `every`, and stops it after `stop_after`
+/// levels (saved first) or when a save fails.
+struct Saver {
+    ck: LevelCheckpoint,
+    every: Duration,
+    last: Instant,
+    /// How long the last save took: saves wait ten times that, so a huge frontier is not
+    /// written over and over.
+    cost: Duration,
+    stop_after: Option<u32>,
+    error: Option<String>,
+}
+
+impl Saver {
+    fn on_level(&mut self, out: &Closure, next: &[Node]) -> bool {
+        !self.due(out) || self.save(&LevelState::of(out, next))
+    }
+
+    fn stopping(&self, out_depth: u32) -> bool {
+        self.stop_after.is_some_and(|n| out_depth >= n)
+    }
+
+    /// The exit of a run `on_level` stopped: 2 on a failed save, else 1 with where to resume.
+    fn stopped(self) -> Result<ExitCode> {
+        if let Some(e) = self.error {
+            return Err(anyhow::anyhow!("writing the checkpoint: {e}"));
+        }
+        eprintln!(
+            "ansatz: stopped after {} levels; saved {}: finish with --resume",
+            self.stop_after.unwrap_or(0),
+            self.ck.path.display()
+        );
+        Ok(ExitCode::from(1))
+    }
+}
+
+impl LevelHook for Saver {
+    fn due(&mut self, out: &Closure) -> bool {
+        self.stopping(out.max_depth) || self.last.elapsed() >= self.every.max(self.cost * 10)
+    }
+
+    fn save(&mut self, state: &LevelState) -> bool {
+        let start = Instant::now();
+        if let Err(e) = level_checkpoint::save(&self.ck.path, &self.ck.fingerprint, state) {
+            self.error = Some(e.to_string());
+            return false;
+        }
+        self.last = Instant::now();
+        self.cost = start.elapsed();
+        !self.stopping(state.max_depth)
+    }
+}
+
+/// The command line for result files: a resumed run records the command that started it.
+fn resumed_command() -> String {
+    std::env::args()
+        .filter(|a| a != "--resume")
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A game that ends has no family: exit 1 with the reason; other errors are bad input.

@@ -9,6 +9,7 @@
 //! `max_positions` stops the search differs: here at the end of the level that crosses it.
 //! [`family_on_cluster`] is the whole `family` command's run on a cluster.
 
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use thiserror::Error;
@@ -21,8 +22,9 @@ use crate::backward::compact::Compact;
 use crate::backward::family::{
     Family, FamilyError, cycle_positions, cycle_seeds, family_from_closure,
 };
+use crate::backward::level_checkpoint::LevelState;
 use crate::backward::predecessors::for_each_predecessor;
-use crate::engine::Outcome;
+use crate::engine::{CycleInfo, Outcome};
 use crate::library::fnv1a;
 use crate::position::{PACK_MAX_CARDS, Position};
 
@@ -50,8 +52,56 @@ pub fn closure(
     cfg: &Config,
     progress: &dyn Fn(u64),
 ) -> Option<Closure> {
+    closure_resumable(worker, seeds, cfg, progress, &Levels::default())
+        .map(|r| r.expect("never stopped"))
+}
+
+/// Saves a cluster closure at level boundaries (asked at worker 0 only).
+pub trait LevelHook: Send {
+    /// Whether to save the state after the level `out` ends with.
+    fn due(&mut self, out: &Closure) -> bool;
+    /// Saves the state; false stops the search.
+    fn save(&mut self, state: &LevelState) -> bool;
+}
+
+/// How a cluster closure starts and is saved. `hook` must be `Some` on every process or on none
+/// (every worker takes part in a save); `resuming` must be the same on every process, and `from`
+/// (the saved state) is read by worker 0 alone.
+#[derive(Default)]
+pub struct Levels<'a> {
+    pub resuming: bool,
+    pub from: Option<&'a LevelState>,
+    pub hook: Option<&'a Mutex<dyn LevelHook>>,
+}
+
+/// The search was stopped by its [`LevelHook`].
+#[derive(Debug)]
+pub struct Stopped;
+
+/// Sends worker 0's `value` to every worker.
+fn broadcast(worker: &mut Worker, value: u64) -> u64 {
     let (me, peers) = position(worker);
-    let cards = seeds.first().map_or(0, |s| s.node.pos.total());
+    let items: Vec<(u64, u64)> = if me == 0 {
+        (0..peers as u64).map(|t| (t, value)).collect()
+    } else {
+        Vec::new()
+    };
+    round_collect(worker, items, |x| x.0)[0].1
+}
+
+/// [`closure`] that can be saved at level boundaries and continued from a saved level
+/// (`levels`): the frontier is gathered at worker 0 (sorted by key) with every balanced position
+/// so far, and on resume worker 0 routes the saved frontier to its owners, so the worker count
+/// may differ between the runs. `Some(Err(Stopped))` at worker 0 when the hook stopped it.
+pub fn closure_resumable(
+    worker: &mut Worker,
+    seeds: &[Seed],
+    cfg: &Config,
+    progress: &dyn Fn(u64),
+    levels: &Levels,
+) -> Option<Result<Closure, Stopped>> {
+    let (me, peers) = position(worker);
+    let mut cards = seeds.first().map_or(0, |s| s.node.pos.total());
     let mut out = Closure {
         size: seeds.len() as u64,
         max_depth: 0,
@@ -60,32 +110,57 @@ pub fn closure(
         complete: true,
         duplicates: 0,
     };
+    // Balanced positions stay with their owners until the end (or a save).
+    let mut balanced: Vec<Node> = Vec::new();
+    let mut outgoing: Vec<Wire> = Vec::new();
+    if levels.resuming {
+        let saved = levels.from.filter(|_| me == 0);
+        let mut routed = Vec::new();
+        if let Some(st) = saved {
+            out.max_depth = st.max_depth;
+            out.deepest = st.frontier.iter().copied().min_by_key(|n| n.pos);
+            balanced = st.balanced.clone();
+            routed = st.frontier.iter().map(to_wire).collect();
+            cards = st.frontier[0].pos.total();
+        }
+        out.size = broadcast(worker, saved.map_or(0, |st| st.size));
+        cards = broadcast(worker, cards as u64) as usize;
+        let mut level: Vec<Node> = Vec::new();
+        round(
+            worker,
+            routed,
+            move |w: &Wire| owner(w.0, peers) as u64,
+            &mut |w| level.push(from_wire(w, cards)),
+        );
+        for n in &level {
+            for_each_predecessor(&n.pos, |p, pile| {
+                outgoing.push((p.pack(), n.tricks + 1, n.cards + pile));
+            });
+        }
+    } else {
+        if cfg.seeds_balanced {
+            balanced = seeds
+                .iter()
+                .map(|s| s.node)
+                .filter(|n| n.pos.is_balanced() && owner(n.pos.pack(), peers) == me)
+                .collect();
+        }
+        // Level 1 comes from the seeds this worker owns, skipping each seed's predecessor on the
+        // cycle.
+        for s in seeds
+            .iter()
+            .filter(|s| owner(s.node.pos.pack(), peers) == me)
+        {
+            for_each_predecessor(&s.node.pos, |p, pile| {
+                if s.skip != Some(*p) {
+                    outgoing.push((p.pack(), s.node.tricks + 1, s.node.cards + pile));
+                }
+            });
+        }
+    }
     if me == 0 {
         progress(out.size);
     }
-    // Balanced positions stay with their owners until the end.
-    let mut balanced: Vec<Node> = if cfg.seeds_balanced {
-        seeds
-            .iter()
-            .map(|s| s.node)
-            .filter(|n| n.pos.is_balanced() && owner(n.pos.pack(), peers) == me)
-            .collect()
-    } else {
-        Vec::new()
-    };
-    // Level 1 comes from the seeds this worker owns, skipping each seed's predecessor on the cycle.
-    let mut first: Vec<Wire> = Vec::new();
-    for s in seeds
-        .iter()
-        .filter(|s| owner(s.node.pos.pack(), peers) == me)
-    {
-        for_each_predecessor(&s.node.pos, |p, pile| {
-            if s.skip != Some(*p) {
-                first.push((p.pack(), s.node.tricks + 1, s.node.cards + pile));
-            }
-        });
-    }
-    let mut outgoing = first;
     loop {
         let mut level: Vec<Node> = Vec::new();
         round(
@@ -122,6 +197,37 @@ pub fn closure(
             out.complete = false;
             break;
         }
+        if let Some(hook) = levels.hook {
+            let due = me == 0 && hook.lock().unwrap().due(&out);
+            if broadcast(worker, due as u64) == 1 {
+                // Worker 0 takes every balanced position so far and the whole level.
+                let moved = if me == 0 {
+                    Vec::new()
+                } else {
+                    std::mem::take(&mut balanced)
+                };
+                let got =
+                    round_collect(worker, moved.iter().map(to_wire).collect::<Vec<_>>(), |_| 0);
+                balanced.extend(got.into_iter().map(|w| from_wire(w, cards)));
+                let mut frontier =
+                    round_collect(worker, level.iter().map(to_wire).collect::<Vec<_>>(), |_| 0);
+                let go = if me == 0 {
+                    frontier.sort_unstable();
+                    let state = LevelState {
+                        size: out.size,
+                        max_depth: out.max_depth,
+                        balanced: balanced.clone(),
+                        frontier: frontier.into_iter().map(|w| from_wire(w, cards)).collect(),
+                    };
+                    hook.lock().unwrap().save(&state)
+                } else {
+                    true
+                };
+                if broadcast(worker, go as u64) == 0 {
+                    return (me == 0).then_some(Err(Stopped));
+                }
+            }
+        }
         for n in &level {
             for_each_predecessor(&n.pos, |p, pile| {
                 outgoing.push((p.pack(), n.tricks + 1, n.cards + pile));
@@ -137,7 +243,7 @@ pub fn closure(
         return None;
     }
     out.balanced = gathered.into_iter().map(|w| from_wire(w, cards)).collect();
-    Some(out)
+    Some(Ok(out))
 }
 
 /// Why a family on a cluster failed.
@@ -161,29 +267,51 @@ pub fn family_on_cluster(
     cfg: &Config,
     progress: impl Fn(u64) + Send + Sync + 'static,
 ) -> Result<Option<Family>, ClusterFamilyError> {
+    let r = family_on_cluster_resumable(cluster, pos, cfg, progress, false, None, None)?;
+    Ok(r.map(|f| f.expect("never stopped")))
+}
+
+/// The cycle `family_on_cluster` takes the family of: checked before any connection.
+pub fn cluster_cycle(pos: &Position) -> Result<CycleInfo, ClusterFamilyError> {
     if pos.total() > PACK_MAX_CARDS {
         return Err(ClusterFamilyError::TooManyCards(pos.total()));
     }
-    let info = match crate::engine::play(pos) {
-        Outcome::Cycle(info) => info,
+    match crate::engine::play(pos) {
+        Outcome::Cycle(info) => Ok(info),
         Outcome::Terminates {
             winner,
             tricks,
             cards,
-        } => {
-            return Err(FamilyError::Terminates {
-                winner,
-                tricks,
-                cards,
-            }
-            .into());
+        } => Err(FamilyError::Terminates {
+            winner,
+            tricks,
+            cards,
         }
-    };
+        .into()),
+    }
+}
+
+/// [`family_on_cluster`] saved at level boundaries by `hook` and continued from `from` (see
+/// [`closure_resumable`]; `resuming` the same on every process, `from` read at process 0).
+/// `Some(Err(Stopped))` at process 0 when the hook stopped it.
+pub fn family_on_cluster_resumable(
+    cluster: &Cluster,
+    pos: &Position,
+    cfg: &Config,
+    progress: impl Fn(u64) + Send + Sync + 'static,
+    resuming: bool,
+    from: Option<LevelState>,
+    hook: Option<Arc<Mutex<dyn LevelHook>>>,
+) -> Result<Option<Result<Family, Stopped>>, ClusterFamilyError> {
+    let info = cluster_cycle(pos)?;
     let seeds = cycle_seeds(&cycle_positions(&info));
     let fingerprint = fnv1a(
         format!(
-            "family {} max_positions={} workers={}",
-            info.cycle_id, cfg.max_positions, cluster.workers
+            "family {} max_positions={} workers={} resume={resuming} save={}",
+            info.cycle_id,
+            cfg.max_positions,
+            cluster.workers,
+            hook.is_some()
         )
         .as_bytes(),
     );
@@ -191,10 +319,15 @@ pub fn family_on_cluster(
     let cfg = *cfg;
     let start = Instant::now();
     let found = cluster.run_job(connection, fingerprint, move |w| {
-        closure(w, &seeds, &cfg, &progress)
+        let levels = Levels {
+            resuming,
+            from: from.as_ref(),
+            hook: hook.as_deref(),
+        };
+        closure_resumable(w, &seeds, &cfg, &progress, &levels)
     })?;
     let seconds = start.elapsed().as_secs_f64();
-    Ok(found.map(|c| family_from_closure(info, c, seconds)))
+    Ok(found.map(|r| r.map(|c| family_from_closure(info, c, seconds))))
 }
 
 #[cfg(test)]

@@ -1,0 +1,237 @@
+//! Level checkpoints of a closure search: the frontier and the totals at a level boundary, saved
+//! atomically (temp file + rename) so an interrupted `family` continues from the saved level.
+//!
+//! The BFS is level-synchronous, so the whole state between two levels is the next level to expand
+//! (in its fixed order) and the totals so far. Layout: magic `ANSZLEVL`, version (u32 LE),
+//! fingerprint length (u32 LE) and bytes, payload length (u64 LE), FNV-1a 64 of the payload
+//! (u64 LE), payload (bincode 2 of [`Saved`]). Positions are packed `u128` keys, so at most 52
+//! cards.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::closure::{Closure, Node};
+use super::compact::Compact;
+use crate::library::{fnv1a, write_atomic};
+use crate::position::{PACK_MAX_CARDS, Position};
+
+const MAGIC: &[u8; 8] = b"ANSZLEVL";
+const VERSION: u32 = 1;
+
+/// A closure search between two levels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LevelState {
+    /// Positions found so far, the frontier included.
+    pub size: u64,
+    /// The depth of the frontier (tricks before the cycle).
+    pub max_depth: u32,
+    /// Balanced positions found so far, in BFS order.
+    pub balanced: Vec<Node>,
+    /// The level to expand next, in BFS order (never empty: a search with nothing left is over).
+    pub frontier: Vec<Node>,
+}
+
+impl LevelState {
+    /// The state of a search after a level: `out`'s totals and `frontier`.
+    pub fn of(out: &Closure, frontier: &[Node]) -> LevelState {
+        LevelState {
+            size: out.size,
+            max_depth: out.max_depth,
+            balanced: out.balanced.clone(),
+            frontier: frontier.to_vec(),
+        }
+    }
+}
+
+#[derive(Debug, Error)]
+pub enum LevelCheckpointError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: not an ansatz family checkpoint, or a damaged one")]
+    NotCheckpoint { path: PathBuf },
+    #[error("{path}: checkpoint version {found} is newer than this ansatz reads")]
+    Newer { path: PathBuf, found: u32 },
+    #[error(
+        "{path}: the checkpoint belongs to another run ({found}); this run is {expected}. Delete it or change --out"
+    )]
+    Mismatch {
+        path: PathBuf,
+        expected: String,
+        found: String,
+    },
+    #[error(
+        "positions of {0} cards do not fit a checkpoint's packed keys (at most {PACK_MAX_CARDS})"
+    )]
+    TooManyCards(usize),
+}
+
+/// A node as saved: packed position, tricks and cards to the cycle.
+type Wire = (u128, u32, u32);
+
+/// The payload: the card count (to unpack the keys) and the state.
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    cards: u32,
+    size: u64,
+    max_depth: u32,
+    balanced: Vec<Wire>,
+    frontier: Vec<Wire>,
+}
+
+fn to_wire(n: &Node) -> Wire {
+    (n.pos.pack(), n.tricks, n.cards)
+}
+
+fn from_wire(w: &Wire, cards: usize) -> Option<Node> {
+    // A key beyond 5^cards would not unpack to a position of `cards` cards.
+    let pos = Position::unpack(w.0, cards);
+    (pos.pack() == Some(w.0)).then_some(())?;
+    Some(Node {
+        pos: Compact::from_position(&pos)?,
+        tricks: w.1,
+        cards: w.2,
+    })
+}
+
+/// Saves `state` of the run named by `fingerprint` at `path`, atomically.
+pub fn save(
+    path: &Path,
+    fingerprint: &str,
+    state: &LevelState,
+) -> Result<(), LevelCheckpointError> {
+    let cards = state.frontier.first().map_or(0, |n| n.pos.total());
+    if cards > PACK_MAX_CARDS {
+        return Err(LevelCheckpointError::TooManyCards(cards));
+    }
+    let saved = Saved {
+        cards: cards as u32,
+        size: state.size,
+        max_depth: state.max_depth,
+        balanced: state.balanced.iter().map(to_wire).collect(),
+        frontier: state.frontier.iter().map(to_wire).collect(),
+    };
+    let payload = bincode::serde::encode_to_vec(&saved, bincode::config::standard())
+        .expect("a level state encodes");
+    let mut bytes = Vec::with_capacity(payload.len() + fingerprint.len() + 40);
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&VERSION.to_le_bytes());
+    bytes.extend_from_slice(&(fingerprint.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(fingerprint.as_bytes());
+    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&fnv1a(&payload).to_le_bytes());
+    bytes.extend_from_slice(&payload);
+    write_atomic(path, &bytes).map_err(|source| LevelCheckpointError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Loads the state saved at `path`, which must belong to the run named by `fingerprint`.
+pub fn load(path: &Path, fingerprint: &str) -> Result<LevelState, LevelCheckpointError> {
+    let bad = || LevelCheckpointError::NotCheckpoint {
+        path: path.to_path_buf(),
+    };
+    let bytes = std::fs::read(path).map_err(|source| LevelCheckpointError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if bytes.len() < 16 || &bytes[..8] != MAGIC {
+        return Err(bad());
+    }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().unwrap());
+    if version > VERSION {
+        return Err(LevelCheckpointError::Newer {
+            path: path.to_path_buf(),
+            found: version,
+        });
+    }
+    let fp_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let fp = bytes.get(16..16 + fp_len).ok_or_else(bad)?;
+    if fp != fingerprint.as_bytes() {
+        return Err(LevelCheckpointError::Mismatch {
+            path: path.to_path_buf(),
+            expected: fingerprint.to_string(),
+            found: String::from_utf8_lossy(fp).into_owned(),
+        });
+    }
+    let at = 16 + fp_len;
+    let head = bytes.get(at..at + 16).ok_or_else(bad)?;
+    let len = u64::from_le_bytes(head[..8].try_into().unwrap());
+    let sum = u64::from_le_bytes(head[8..].try_into().unwrap());
+    let payload = usize::try_from(len)
+        .ok()
+        .and_then(|len| bytes.get(at + 16..(at + 16).checked_add(len)?))
+        .ok_or_else(bad)?;
+    if fnv1a(payload) != sum || bytes.len() != at + 16 + payload.len() {
+        return Err(bad());
+    }
+    let (saved, _): (Saved, _) =
+        bincode::serde::decode_from_slice(payload, bincode::config::standard())
+            .map_err(|_| bad())?;
+    let cards = saved.cards as usize;
+    if cards > PACK_MAX_CARDS || saved.frontier.is_empty() {
+        return Err(bad());
+    }
+    let nodes = |ws: &[Wire]| -> Result<Vec<Node>, LevelCheckpointError> {
+        ws.iter()
+            .map(|w| from_wire(w, cards).ok_or_else(bad))
+            .collect()
+    };
+    Ok(LevelState {
+        size: saved.size,
+        max_depth: saved.max_depth,
+        balanced: nodes(&saved.balanced)?,
+        frontier: nodes(&saved.frontier)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(text: &str, tricks: u32) -> Node {
+        let p = Position::parse(text, crate::notation::Notation::Dash).unwrap();
+        Node {
+            pos: Compact::from_position(&p).unwrap(),
+            tricks,
+            cards: tricks * 3,
+        }
+    }
+
+    #[test]
+    fn saves_and_loads_and_refuses_damage() {
+        let dir = std::env::temp_dir().join(format!("ansatz-levelck-{}", std::process::id()));
+        let path = dir.join("f.checkpoint");
+        let state = LevelState {
+            size: 17,
+            max_depth: 2,
+            balanced: vec![node("J-/-Q (2)", 2)],
+            frontier: vec![node("J-/-Q (2)", 2), node("-J/Q- (1)", 2)],
+        };
+        save(&path, "job a", &state).unwrap();
+        assert_eq!(load(&path, "job a").unwrap(), state);
+        assert!(matches!(
+            load(&path, "job b"),
+            Err(LevelCheckpointError::Mismatch { .. })
+        ));
+        let bytes = std::fs::read(&path).unwrap();
+        for cut in [0, 10, 20, bytes.len() - 1] {
+            std::fs::write(&path, &bytes[..cut]).unwrap();
+            assert!(matches!(
+                load(&path, "job a"),
+                Err(LevelCheckpointError::NotCheckpoint { .. })
+            ));
+        }
+        let mut flipped = bytes.clone();
+        *flipped.last_mut().unwrap() ^= 1;
+        std::fs::write(&path, &flipped).unwrap();
+        assert!(load(&path, "job a").is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
