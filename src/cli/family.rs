@@ -226,17 +226,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     return saver.stopped();
                 }
                 Ok(Some(Ok(f))) => {
-                    let code = report(
-                        &f,
-                        &pos,
-                        cluster.total_workers(),
-                        args.out.as_deref(),
-                        &resumed_command(),
-                        args.json,
-                        args.max_positions,
-                    )?;
-                    ck.finish()?;
-                    return Ok(code);
+                    return ck.report(&f, &pos, cluster.total_workers(), &args);
                 }
                 Err(ClusterFamilyError::Family(e)) => (Err(e), 0),
                 Err(e) => return Err(BadInput(e.to_string()).into()),
@@ -266,17 +256,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             let Some(f) = found else {
                 return saver.stopped();
             };
-            let code = report(
-                &f,
-                &pos,
-                pool.current_num_threads(),
-                args.out.as_deref(),
-                &resumed_command(),
-                args.json,
-                args.max_positions,
-            )?;
-            ck.finish()?;
-            return Ok(code);
+            return ck.report(&f, &pos, pool.current_num_threads(), &args);
         }
     };
     match result {
@@ -356,6 +336,22 @@ impl LevelCheckpoint {
             stop_after,
             error: None,
         }
+    }
+
+    /// Reports a finished closure (recording the command without `--resume`) and removes the
+    /// checkpoint, which is no longer needed.
+    fn report(&self, f: &Family, pos: &Position, threads: usize, args: &Args) -> Result<ExitCode> {
+        let code = report(
+            f,
+            pos,
+            threads,
+            args.out.as_deref(),
+            &resumed_command(),
+            args.json,
+            args.max_positions,
+        )?;
+        self.finish()?;
+        Ok(code)
     }
 
     /// Deletes the checkpoint once the answer is out (a finished run leaves none).
