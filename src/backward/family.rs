@@ -70,6 +70,11 @@ pub fn cycle_of(pos: &Position, cfg: &Config) -> Result<CycleInfo, FamilyError> 
     if cfg.visited_set && pos.total() > PACK_MAX_CARDS {
         return Err(FamilyError::TooManyCardsForKey(pos.total()));
     }
+    play_to_cycle(pos)
+}
+
+/// Plays `pos` forward: its cycle, or the error that it terminates.
+pub fn play_to_cycle(pos: &Position) -> Result<CycleInfo, FamilyError> {
     match crate::engine::play(pos) {
         Outcome::Terminates {
             winner,

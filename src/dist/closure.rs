@@ -24,7 +24,7 @@ use crate::backward::family::{
 };
 use crate::backward::level_checkpoint::LevelState;
 use crate::backward::predecessors::for_each_predecessor;
-use crate::engine::{CycleInfo, Outcome};
+use crate::engine::CycleInfo;
 use crate::library::fnv1a;
 use crate::position::{PACK_MAX_CARDS, Position};
 
@@ -276,19 +276,7 @@ pub fn cluster_cycle(pos: &Position) -> Result<CycleInfo, ClusterFamilyError> {
     if pos.total() > PACK_MAX_CARDS {
         return Err(ClusterFamilyError::TooManyCards(pos.total()));
     }
-    match crate::engine::play(pos) {
-        Outcome::Cycle(info) => Ok(info),
-        Outcome::Terminates {
-            winner,
-            tricks,
-            cards,
-        } => Err(FamilyError::Terminates {
-            winner,
-            tricks,
-            cards,
-        }
-        .into()),
-    }
+    Ok(crate::backward::family::play_to_cycle(pos)?)
 }
 
 /// [`family_on_cluster`] saved at level boundaries by `hook` and continued from `from` (see
@@ -345,7 +333,7 @@ mod tests {
         let mut out = Vec::new();
         for i in 0..300_000u64 {
             let p = crate::deal::random_deal(&decks[i as usize % decks.len()], 7, i);
-            if let Outcome::Cycle(info) = crate::engine::play(&p)
+            if let crate::engine::Outcome::Cycle(info) = crate::engine::play(&p)
                 && !out
                     .iter()
                     .any(|c: &crate::engine::CycleInfo| c.cycle_id == info.cycle_id)
