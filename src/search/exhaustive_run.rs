@@ -2,7 +2,6 @@
 //! cards take the prefix-sharing path, cut into tasks by the first cards fixed; other player counts
 //! (and `naive`) play every deal, cut into ranges of multiset ranks.
 
-use rayon::prelude::*;
 use thiserror::Error;
 
 use super::exhaustive::{ExhaustiveStats, MAX_CARDS, Plan, deal_count, naive};
@@ -74,57 +73,41 @@ impl Work {
         }
     }
 
-    /// Counts units `from..to` on the current rayon pool; `progress` gets the deals of each unit.
-    pub fn run_units(
+    /// Counts unit `u`; `progress` gets its deals.
+    pub fn run_unit(
         &self,
         cfg: &ExhaustiveConfig,
-        from: u64,
-        to: u64,
-        owns: &(dyn Fn(u64) -> bool + Sync),
+        u: u64,
         progress: &(dyn Fn(u64) + Sync),
     ) -> ExhaustiveStats {
-        let one = |u: u64| -> ExhaustiveStats {
-            let s = match self {
-                Work::Tasks(p) => p.run_task(u as usize),
-                Work::Ranks { deals } => {
-                    let lo = u * RANK_CHUNK;
-                    let hi = (lo + RANK_CHUNK).min(*deals);
-                    naive(&cfg.deck, cfg.players, lo as u128..hi as u128)
-                }
-            };
-            progress(s.deals);
-            s
+        let s = match self {
+            Work::Tasks(p) => p.run_task(u as usize),
+            Work::Ranks { deals } => {
+                let lo = u * RANK_CHUNK;
+                let hi = (lo + RANK_CHUNK).min(*deals);
+                naive(&cfg.deck, cfg.players, lo as u128..hi as u128)
+            }
         };
-        (from..to)
-            .into_par_iter()
-            .filter(|&u| owns(u))
-            .map(one)
-            .reduce(
-                || ExhaustiveStats::new(cfg.players),
-                |mut a, b| {
-                    a.merge(b);
-                    a
-                },
-            )
+        progress(s.deals);
+        s
     }
 }
 
-/// The whole search in batches of `batch` units; after each, `checkpoint(units_done, &stats)`.
+/// The whole search, unit by unit on the current rayon pool (see [`super::ordered`]): whenever the
+/// finished units form a longer prefix, `checkpoint(units_done, &stats)` may save the state.
 /// `start` resumes from a saved state (which already holds the planning phase's counts). Only the
 /// units `u` with `owns(u)` run; the planning phase's counts join only when `head` is set (so a
 /// split run counts them once).
-#[allow(clippy::too_many_arguments)]
-pub fn run<E>(
+pub fn run<E: Send>(
     cfg: &ExhaustiveConfig,
     work: &Work,
     start: Option<(u64, ExhaustiveStats)>,
-    batch: u64,
     owns: &(dyn Fn(u64) -> bool + Sync),
     head: bool,
     progress: &(dyn Fn(u64) + Sync),
-    checkpoint: &mut dyn FnMut(u64, &ExhaustiveStats) -> Result<(), E>,
+    checkpoint: &mut (dyn FnMut(u64, &ExhaustiveStats) -> Result<(), E> + Send),
 ) -> Result<ExhaustiveStats, E> {
-    let (mut done, mut stats) = match start {
+    let (done, stats) = match start {
         Some(s) => s,
         None => {
             let head = match work {
@@ -136,12 +119,14 @@ pub fn run<E>(
         }
     };
     progress(stats.deals);
-    let total = work.units();
-    while done < total {
-        let to = (done + batch.max(1)).min(total);
-        stats.merge(work.run_units(cfg, done, to, owns, progress));
-        done = to;
-        checkpoint(done, &stats)?;
-    }
-    Ok(stats)
+    super::ordered::run(
+        done,
+        work.units(),
+        stats,
+        owns,
+        &|| (),
+        &|_, u| work.run_unit(cfg, u, progress),
+        &|total, s| total.merge(s),
+        checkpoint,
+    )
 }

@@ -10,6 +10,7 @@ pub mod lanes;
 #[cfg(target_arch = "x86_64")]
 mod lanes_avx512;
 pub mod multiset;
+pub mod ordered;
 pub mod plot;
 pub mod random;
 pub mod split;

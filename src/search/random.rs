@@ -239,25 +239,34 @@ pub fn play_chunks_where(
         .trimmed()
 }
 
-/// A whole run in batches of chunks: after each batch, `checkpoint(chunks_done, &stats)` may save
-/// the state (an error stops the run). `start` resumes from a saved state. Only the chunks `c`
-/// with `owns(c)` are played (every chunk for a whole run); `chunks_done` still counts them all.
-pub fn run<E>(
+/// A whole run, chunk by chunk on the current rayon pool (see [`super::ordered`]): whenever the
+/// finished chunks form a longer prefix, `checkpoint(chunks_done, &stats)` may save the state (an
+/// error stops the run). `start` resumes from a saved state. Only the chunks `c` with `owns(c)` are
+/// played (every chunk for a whole run); `chunks_done` still counts them all.
+pub fn run<E: Send>(
     cfg: &RandomConfig,
     start: Option<(u64, GameStats)>,
-    batch_chunks: u64,
     owns: &(dyn Fn(u64) -> bool + Sync),
     progress: &(dyn Fn(u64) + Sync),
-    checkpoint: &mut dyn FnMut(u64, &GameStats) -> Result<(), E>,
+    checkpoint: &mut (dyn FnMut(u64, &GameStats) -> Result<(), E> + Send),
 ) -> Result<GameStats, E> {
-    let total = chunks(cfg.games);
-    let (mut done, mut stats) =
+    let (done, stats) =
         start.unwrap_or_else(|| (0, GameStats::new(cfg.players, cfg.top).trimmed()));
-    while done < total {
-        let to = (done + batch_chunks.max(1)).min(total);
-        stats.merge(&play_chunks_where(cfg, done, to, owns, progress));
-        done = to;
-        checkpoint(done, &stats)?;
-    }
-    Ok(stats)
+    super::ordered::run(
+        done,
+        chunks(cfg.games),
+        stats,
+        owns,
+        &Scratch::default,
+        &|scratch, chunk| {
+            let mut stats = GameStats::new(cfg.players, cfg.top);
+            let lo = chunk * CHUNK;
+            let hi = (lo + CHUNK).min(cfg.games);
+            play_range(cfg, lo, hi, &mut stats, scratch);
+            progress(hi - lo);
+            stats.trimmed()
+        },
+        &|total, s| total.merge(&s),
+        checkpoint,
+    )
 }

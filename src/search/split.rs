@@ -102,7 +102,7 @@ fn random_checkpointer(cfg: &RandomConfig, path: PathBuf) -> Checkpointer<Random
 }
 
 /// A random search on this machine (run it inside the rayon pool): the chunks `shard` owns, in
-/// batches of 16 per thread, resumed from and saved to the checkpoint at `ckpt`. `progress` sees
+/// parallel, resumed from and saved to the checkpoint at `ckpt`. `progress` sees
 /// the games played (first those a resumed run found done).
 pub fn random_local(
     cfg: &RandomConfig,
@@ -115,15 +115,9 @@ pub fn random_local(
     let start: Option<(u64, GameStats)> = saver.load(resume)?;
     let resumed = start.as_ref().map_or(0, |(_, s)| s.games);
     progress(resumed);
-    let batch = 16 * rayon::current_num_threads() as u64;
-    let stats = random::run(
-        cfg,
-        start,
-        batch,
-        &owner(shard),
-        progress,
-        &mut |done, s| saver.save(done, s),
-    )?;
+    let stats = random::run(cfg, start, &owner(shard), progress, &mut |done, s| {
+        saver.save(done, s)
+    })?;
     Ok(Local { stats, resumed })
 }
 
@@ -193,7 +187,7 @@ pub fn random_cluster(
 }
 
 /// An exhaustive search on this machine (run it inside the rayon pool): the units `shard` owns,
-/// in batches of 64 per thread, resumed from and saved to the checkpoint at `ckpt`.
+/// in parallel, resumed from and saved to the checkpoint at `ckpt`.
 pub fn exhaustive_local(
     cfg: &ExhaustiveConfig,
     work: &Work,
@@ -204,13 +198,11 @@ pub fn exhaustive_local(
 ) -> Result<ExhaustiveStats, SplitError> {
     let mut saver = Checkpointer::new(ckpt, "exhaustive", cfg.clone(), work.units());
     let start = saver.load(resume)?;
-    let batch = 64 * rayon::current_num_threads() as u64;
     let head = shard.is_none_or(|s| s.index == 0);
     exhaustive_run::run(
         cfg,
         work,
         start,
-        batch,
         &owner(shard),
         head,
         progress,
@@ -247,7 +239,7 @@ pub fn exhaustive_cluster(
             start: (0, fresh),
             total,
             per_worker: 64,
-            play: Arc::new(move |u: u64| work.run_units(&c1, u, u + 1, &|_| true, &|_| {})),
+            play: Arc::new(move |u: u64| work.run_unit(&c1, u, &|_| {})),
             empty: Arc::new(move || ExhaustiveStats::new(players)),
             merge: |a: &mut ExhaustiveStats, b: ExhaustiveStats| a.merge(b),
             save: Box::new(|_, _| Ok(())),
