@@ -16,6 +16,7 @@ fn enumerate(c: &mut Criterion) {
         max_faces: 4,
         max_per_kind: 4,
         kinds: vec![2, 3, 4],
+        exact: None,
     };
     let e = Enumerator::new(&t, &params, 4096).unwrap();
     let mut g = c.benchmark_group("find_pieces_len16_faces4");

@@ -29,6 +29,7 @@ fn params(min_len: usize, max_len: usize, max_faces: usize) -> Params {
         max_faces,
         max_per_kind: 4,
         kinds: vec![2, 3, 4],
+        exact: None,
     }
 }
 
@@ -78,6 +79,7 @@ fn prefix_sharing_equals_naive_with_tight_kind_limits() {
         max_faces: 4,
         max_per_kind: 2,
         kinds: vec![2, 3, 4],
+        exact: None,
     };
     let mut naive = naive_pieces(&t, &p);
     naive.sort();
@@ -232,6 +234,7 @@ fn jack_template_and_other_face_templates() {
         max_faces: 3,
         max_per_kind: 4,
         kinds: q.faces.clone(),
+        exact: None,
     };
     let mut naive = naive_pieces(&q, &p);
     naive.sort();
@@ -514,6 +517,25 @@ fn bad_input_exits_2() {
         ),
         (vec!["find-pieces", "--max-len", "60", "--out", s(&d)], "64"),
         (vec!["mutate", "--X/J-"], "bad position"),
+        (
+            vec!["find-pieces", "--fill", "--deck", "4-1J", "--out", s(&d)],
+            "has only 4",
+        ),
+        (
+            vec![
+                "find-pieces",
+                "--fill",
+                "--deck",
+                "40-5J4Q4K4A",
+                "--out",
+                s(&d),
+            ],
+            "lets TEST hold only QKA",
+        ),
+        (
+            vec!["find-pieces", "--fill", "--deck", "x", "--out", s(&d)],
+            "deck spec",
+        ),
     ];
     for (args, needle) in cases {
         let o = run(&args);
@@ -592,6 +614,7 @@ fn shipped_queen_template_has_pieces() {
         max_faces: 4,
         max_per_kind: 4,
         kinds: q.faces.clone(),
+        exact: None,
     };
     // The count the template file quotes.
     assert_eq!(all_ranges(&Enumerator::new(&q, &p, 6).unwrap()).len(), 40);
@@ -686,4 +709,75 @@ fn find_pieces_exits_1_when_no_piece_is_found() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(library::read(&out).unwrap().pieces.is_empty());
+}
+
+/// A small template whose fills finish in well under a second: `--J{TEST}J-/J-` with the deck
+/// 12-3J2Q2K2A leaves 8 number cards and two each of Q, K, A, 270,270 arrangements.
+const SMALL_FILL_TEMPLATE: &str = "name = jack2\nposition = --J{TEST}J-/J- (1)\nfaces = QKA\n";
+
+#[test]
+fn fill_equals_every_arrangement_played_from_scratch() {
+    let t = Template::parse(SMALL_FILL_TEMPLATE, "jack2").unwrap();
+    let p = Params::fill([8, 0, 2, 2, 2]);
+    // The oracle: every multiset permutation, in lexicographic order, each played alone.
+    let mut arrangement = cards("--------QQKKAA");
+    let mut brute = Vec::new();
+    let mut n = 0u64;
+    loop {
+        n += 1;
+        if !cycle::terminates(&Small::from_position(&t.fill(&arrangement))) {
+            brute.push(arrangement.clone());
+        }
+        if !ansatz::assemble::candidates::next_permutation(&mut arrangement) {
+            break;
+        }
+    }
+    brute.sort();
+    assert_eq!(n, 270_270);
+    assert!(
+        !brute.is_empty(),
+        "the test needs some decks that never end"
+    );
+    for wanted in [1, 50, 100_000] {
+        let e = Enumerator::new(&t, &p, wanted).unwrap();
+        assert_eq!(e.total_candidates(), n, "counted, not visited");
+        assert_eq!(all_ranges(&e), brute, "prefix sharing, {wanted} ranges");
+    }
+    let mut naive = naive_pieces(&t, &p);
+    naive.sort();
+    assert_eq!(naive, brute, "the naive checker");
+}
+
+#[test]
+fn find_pieces_fill_writes_every_full_deck() {
+    let dir = scratch("fill");
+    let tpl = dir.join("jack2.txt");
+    std::fs::write(&tpl, SMALL_FILL_TEMPLATE).unwrap();
+    let out = dir.join("fill.bin");
+    let o = run(&[
+        "find-pieces",
+        "--template",
+        s(&tpl),
+        "--fill",
+        "--deck",
+        "12-3J2Q2K2A",
+        "--json",
+        "--quiet",
+        "--out",
+        s(&out),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["candidates"], 270_270);
+    assert_eq!(v["method"], "exact fill 8-2Q2K2A");
+    let lib = library::read(&out).unwrap();
+    assert_eq!(lib.pieces.len() as u64, v["pieces"].as_u64().unwrap());
+    for piece in &lib.pieces {
+        // Each piece completes the deck, and the deck never ends.
+        let pos = Template::parse(SMALL_FILL_TEMPLATE, "jack2")
+            .unwrap()
+            .fill(&piece.sequence);
+        assert_eq!(pos.deck().to_string(), "12-3J2Q2K2A");
+        assert!(engine::play(&pos).is_cycle());
+    }
 }

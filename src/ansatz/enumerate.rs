@@ -28,6 +28,28 @@ pub struct Params {
     pub max_per_kind: usize,
     /// Face kinds by penalty, ascending.
     pub kinds: Vec<Card>,
+    /// A fill: TEST holds exactly these cards (by kind, number cards included), in every order,
+    /// so every candidate has their total length. The limits above still apply; a fill normally
+    /// sets them to what it holds (see [`Params::fill`]).
+    pub exact: Option<[u8; KINDS]>,
+}
+
+impl Params {
+    /// Every arrangement of exactly the cards `counts` (by kind): the multiset permutations,
+    /// e.g. what a deck leaves for TEST once a template's own cards are taken out.
+    pub fn fill(counts: [u8; KINDS]) -> Params {
+        let total: usize = counts.iter().map(|&c| c as usize).sum();
+        Params {
+            min_len: total,
+            max_len: total,
+            max_faces: total - counts[NUMBER as usize] as usize,
+            max_per_kind: counts[1..].iter().copied().max().unwrap_or(0) as usize,
+            kinds: (1..KINDS as Card)
+                .filter(|&k| counts[k as usize] > 0)
+                .collect(),
+            exact: Some(counts),
+        }
+    }
 }
 
 /// A candidate space too large for the engines (more than 64 cards in the template game).
@@ -158,6 +180,11 @@ impl Enumerator {
 
     #[inline]
     fn allowed(&self, c: Card, faces: usize, count: &[u8; KINDS]) -> bool {
+        if let Some(exact) = &self.params.exact
+            && count[c as usize] >= exact[c as usize]
+        {
+            return false;
+        }
         c == NUMBER
             || (faces < self.params.max_faces
                 && (count[c as usize] as usize) < self.params.max_per_kind)
@@ -303,6 +330,27 @@ pub fn count_completions(
     if used > params.max_faces || lo > hi {
         return 0;
     }
+    if let Some(exact) = &params.exact {
+        // The rest of the multiset, in every order, if its length is within the bounds.
+        let mut rest = [0usize; KINDS];
+        for kind in 0..KINDS {
+            match (exact[kind] as usize).checked_sub(count[kind] as usize) {
+                Some(r) => rest[kind] = r,
+                None => return 0,
+            }
+        }
+        let n: usize = rest.iter().sum();
+        if !(lo.max(len)..=hi).contains(&(len + n)) {
+            return 0;
+        }
+        let mut ways: u64 = 1;
+        let mut placed = 0;
+        for r in rest {
+            placed += r;
+            ways *= binomial(placed, r);
+        }
+        return ways;
+    }
     let free_faces = params.max_faces - used;
     // ways[j]: sequences of j face cards over the kinds, each kind within its remaining room.
     let mut ways = vec![0u64; free_faces + 1];
@@ -373,6 +421,11 @@ fn naive_walk(
         return;
     }
     for &c in alphabet {
+        if let Some(exact) = &p.exact
+            && path.iter().filter(|&&x| x == c).count() >= exact[c as usize] as usize
+        {
+            continue;
+        }
         if c != NUMBER {
             let faces = path.iter().filter(|&&x| x != NUMBER).count();
             let same = path.iter().filter(|&&x| x == c).count();

@@ -53,7 +53,7 @@ impl FindConfig {
     pub fn fingerprint(&self) -> String {
         let p = &self.params;
         format!(
-            "template {} filter {} faces {:?}; len {}..={}, faces <= {}, <= {} per kind; {}; {} ranges",
+            "template {} filter {} faces {:?}; len {}..={}, faces <= {}, <= {} per kind{}; {}; {} ranges",
             self.template.display(),
             crate::notation::Dash(&self.template.filter),
             p.kinds,
@@ -61,6 +61,14 @@ impl FindConfig {
             p.max_len,
             p.max_faces,
             p.max_per_kind,
+            p.exact
+                .map(|c| {
+                    let deck = crate::card::DeckSpec {
+                        counts: c.map(u32::from),
+                    };
+                    format!(", exactly {deck}")
+                })
+                .unwrap_or_default(),
             self.method.name(),
             self.ranges
         )

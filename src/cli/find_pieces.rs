@@ -20,7 +20,7 @@ use crate::ansatz::enumerate::{DEFAULT_RANGES, Params};
 use crate::ansatz::find::{FindConfig, Method, RunReport, Search, build_library};
 use crate::ansatz::find_cluster::run_cluster;
 use crate::ansatz::template::Template;
-use crate::card::{Card, NUMBER};
+use crate::card::{Card, DeckSpec, KINDS, NUMBER, symbol};
 use crate::dist::shard::{ShardFile, beside, encode_part};
 use crate::dist::start::{Resume, Started, start};
 use crate::library::checkpoint::{CheckpointError, RangeDone};
@@ -39,12 +39,16 @@ Examples:
   ansatz find-pieces --max-len 28 --shard 3/16 --out pieces/len28.bin   # job array; then merge
   ansatz find-pieces --max-len 28 --hosts hosts.txt --process 1 --workers 32   # cluster
   ansatz find-pieces --from-text ../shared/data/pieces-2024.txt --out pieces/paper-2024.bin
+  ansatz find-pieces --fill --out results/jack-fill.bin   # every full deck of the jack template
 
 Candidates are all sequences of --min-len..=--max-len cards over number cards and the template's
 face kinds (Q, K, A for templates/jack.txt), with at most --max-faces faces and at most
 --max-per-kind of each kind. The search is exact: a depth-first walk over TEST cards that shares
 the game played before each card. --faces-as KIND is the paper's heuristic speed-up (it can miss
-pieces whose all-one-kind form terminates). Finished ranges go to OUT.checkpoint at once; after
+pieces whose all-one-kind form terminates). --fill instead gives TEST exactly the cards the deck
+(--deck, default standard) leaves once the template's own cards are taken out, in every order
+(multiset permutations, with the same prefix sharing): each piece found is then a whole deck that
+never ends (the jack template leaves 31 cards, 2,208,843,000 arrangements). Finished ranges go to OUT.checkpoint at once; after
 Ctrl-C or kill -9, run the same command with --resume. Exit code 1 when no piece is found.")]
 pub struct Args {
     /// Template file (key = value; see templates/jack.txt). Default: the built-in jack template.
@@ -66,6 +70,18 @@ pub struct Args {
     /// assignments of each hit.
     #[arg(long, value_name = "KIND")]
     faces_as: Option<char>,
+    /// TEST takes exactly the cards the deck leaves once the template's own cards are out, in
+    /// every order: every full deck of the template (instead of --min-len .. --max-per-kind).
+    #[arg(long, conflicts_with_all = ["faces_as", "min_len", "max_len", "max_faces", "max_per_kind"])]
+    fill: bool,
+    /// The deck a --fill completes.
+    #[arg(
+        long,
+        default_value = "standard",
+        value_name = "SPEC",
+        requires = "fill"
+    )]
+    deck: String,
     /// Test every candidate with its own game from scratch (exact and slow: the checker).
     #[arg(long, conflicts_with = "faces_as")]
     naive: bool,
@@ -115,6 +131,62 @@ fn face_kind(c: char) -> Result<Card> {
     })
 }
 
+/// `number cards`, or a face kind's letter, for messages.
+fn kind_name(kind: Card) -> String {
+    if kind == NUMBER {
+        "number cards".into()
+    } else {
+        format!("{}", symbol(kind))
+    }
+}
+
+/// The parameters of `--fill`: exactly the cards `deck` leaves once the template's own are out.
+fn fill_params(template: &Template, deck: &str) -> Result<Params> {
+    let deck: DeckSpec = deck
+        .parse()
+        .map_err(|e: crate::card::DeckError| BadInput(e.to_string()))?;
+    let fixed = DeckSpec::of_cards(
+        template
+            .before
+            .iter()
+            .chain(&template.after)
+            .chain(&template.other),
+    );
+    let mut left = [0u8; KINDS];
+    for kind in 0..KINDS {
+        let n = deck.counts[kind]
+            .checked_sub(fixed.counts[kind])
+            .ok_or_else(|| {
+                BadInput(format!(
+                    "--fill: template {} holds {} {} but deck {deck} has only {}",
+                    template.name,
+                    fixed.counts[kind],
+                    kind_name(kind as Card),
+                    deck.counts[kind]
+                ))
+            })?;
+        if n > 0 && kind != NUMBER as usize && !template.faces.contains(&(kind as Card)) {
+            return Err(BadInput(format!(
+                "--fill: deck {deck} leaves {n} {} for TEST, but template {} lets TEST hold only {}",
+                kind_name(kind as Card),
+                template.name,
+                crate::ansatz::find::template_info(template).faces
+            ))
+            .into());
+        }
+        left[kind] =
+            u8::try_from(n).map_err(|_| BadInput(format!("--fill: deck {deck} is too large")))?;
+    }
+    if left.iter().all(|&n| n == 0) {
+        return Err(BadInput(format!(
+            "--fill: template {} already holds all of deck {deck}",
+            template.name
+        ))
+        .into());
+    }
+    Ok(Params::fill(left))
+}
+
 fn checkpoint_path(out: &Path) -> PathBuf {
     let mut name = out.file_name().unwrap_or_default().to_os_string();
     name.push(".checkpoint");
@@ -133,12 +205,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ))
         .into());
     }
-    let params = Params {
-        min_len: args.min_len,
-        max_len: args.max_len,
-        max_faces: args.max_faces,
-        max_per_kind: args.max_per_kind,
-        kinds: template.faces.clone(),
+    let params = if args.fill {
+        fill_params(&template, &args.deck)?
+    } else {
+        Params {
+            min_len: args.min_len,
+            max_len: args.max_len,
+            max_faces: args.max_faces,
+            max_per_kind: args.max_per_kind,
+            kinds: template.faces.clone(),
+            exact: None,
+        }
     };
     let pool = pool(args.threads)?;
     let mode = args.dist.mode()?;
@@ -164,6 +241,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
             Method::FacesAs(k)
         }
         (false, None) => Method::Exact,
+    };
+    // A fill records what it fills with, so `inspect` tells it from a length-bounded run.
+    let method_name = match params.exact {
+        Some(c) => format!(
+            "{} fill {}",
+            method.name(),
+            DeckSpec {
+                counts: c.map(u32::from)
+            }
+        ),
+        None => method.name(),
     };
     let config = FindConfig {
         template: template.clone(),
@@ -274,7 +362,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 None => None,
             },
             template_name: template.name.clone(),
-            method: method.name(),
+            method: method_name.clone(),
             params: [
                 params.min_len,
                 params.max_len,
@@ -326,7 +414,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let enumeration = Enumeration {
-        method: method.name(),
+        method: method_name,
         min_len: params.min_len as u32,
         max_len: params.max_len as u32,
         max_faces: params.max_faces as u32,
