@@ -210,3 +210,147 @@ fn require_keeps_a_piece_in_every_deck() {
         "a required piece that does not fit the deck"
     );
 }
+
+// `--rest all` against the plain definition: every wildcard assignment, every arrangement of the
+// rest of the deck (multiset permutations in lexicographic order), each deck played alone.
+#[test]
+fn rest_all_equals_every_deck_around_the_piece_played_alone() {
+    use ansatz::assemble::candidates::{Frame, next_permutation};
+    use ansatz::assemble::rest::parse_shape;
+    use ansatz::assemble::{Plan, merge};
+    use ansatz::engine::{Outcome, play};
+    use ansatz::position::Position;
+    use std::collections::BTreeMap;
+
+    let deck: ansatz::card::DeckSpec = "12-4J2Q2K2A".parse().unwrap();
+    let frame = Frame {
+        separator: 1,
+        tail: vec![0],
+        other: vec![1, 0],
+        to_move: 0,
+        face_kinds: vec![2, 3, 4],
+        deck,
+    };
+    let shape = parse_shape("--X-X").unwrap();
+    let plan = Plan::around(frame.clone(), 3, shape, 64).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let units = pool.install(|| plan.run(&[], u64::MAX, true, &|_| {}, &|| false));
+    let got = merge(&units);
+
+    let mut decks = 0u64;
+    let mut never_end = 0u64;
+    let mut cycles: BTreeMap<u128, u64> = BTreeMap::new();
+    for (i, j) in [
+        (2, 2),
+        (2, 3),
+        (2, 4),
+        (3, 2),
+        (3, 3),
+        (3, 4),
+        (4, 2),
+        (4, 3),
+        (4, 4),
+    ] {
+        // The rest: 10 - 3 numbers, one J between the other two pieces, the faces left.
+        let mut rest = vec![0u8; 7];
+        rest.push(1);
+        for kind in 2..=4u8 {
+            let used = u8::from(i == kind) + u8::from(j == kind);
+            rest.extend(std::iter::repeat_n(kind, 2 - used as usize));
+        }
+        rest.sort();
+        loop {
+            decks += 1;
+            let mut hand = rest.clone();
+            hand.extend([1, 0, 0, i, 0, j, 1, 0]);
+            if let Outcome::Cycle(c) = play(&Position::new(hand, vec![1, 0], 0)) {
+                never_end += 1;
+                *cycles.entry(c.cycle_id.pack().unwrap()).or_default() += 1;
+            }
+            if !next_permutation(&mut rest) {
+                break;
+            }
+        }
+    }
+    assert_eq!(got.decks, decks);
+    assert_eq!(decks, 356_400);
+    assert_eq!(got.non_terminating, never_end);
+    assert!(never_end > 0, "the case must have decks that never end");
+    let got_cycles: BTreeMap<u128, u64> = got.cycles.iter().map(|(k, h)| (*k, h.decks)).collect();
+    assert_eq!(got_cycles, cycles);
+}
+
+#[test]
+fn rest_all_bad_input_exits_2() {
+    let dir = tmp("rest-bad");
+    let cases: [&[&str]; 6] = [
+        &["assemble", "--rest", "all"],
+        &["assemble", "--require=--X", "--out", &dir],
+        &[
+            "assemble",
+            "--require=--X",
+            "--rest",
+            "all",
+            "--library",
+            "pieces/paper-2024.bin",
+            "--out",
+            &dir,
+        ],
+        &[
+            "assemble",
+            "--require=--X",
+            "--rest",
+            "all",
+            "--limit",
+            "5",
+            "--out",
+            &dir,
+        ],
+        &[
+            "assemble",
+            "--require=--X",
+            "--rest",
+            "all",
+            "--pieces",
+            "1",
+            "--out",
+            &dir,
+        ],
+        &[
+            "assemble",
+            "--require=AAAAA",
+            "--rest",
+            "all",
+            "--out",
+            &dir,
+        ],
+    ];
+    for args in cases {
+        let o = ansatz(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn rest_all_json_counts_a_small_deck() {
+    let dir = tmp("rest-small");
+    let v = run_json(&[
+        "assemble",
+        "--deck",
+        "12-4J2Q2K2A",
+        "--require=--X-X",
+        "--rest",
+        "all",
+        "--json",
+        "--out",
+        &dir,
+    ]);
+    assert_eq!(v["decks_tested"], 356_400);
+    assert_eq!(v["non_terminating"], 180);
+    assert_eq!(v["cycles_found"], 48);
+}

@@ -9,6 +9,7 @@
 pub mod candidates;
 pub mod cluster;
 pub mod records;
+pub mod rest;
 
 use std::collections::BTreeMap;
 
@@ -64,6 +65,9 @@ pub enum Unit {
     Tuple { tuple: Vec<u32>, at: Option<u8> },
     /// `Faces::Members`: every deck whose first piece is this one.
     First(u32),
+    /// Around a required piece ([`rest`]): one range of the arrangements of the rest of the deck,
+    /// for one assignment of the piece's wildcards.
+    Rest { assignment: u32, range: u32 },
 }
 
 /// The enumeration: the frame, the piece shapes or members, and the units.
@@ -87,6 +91,8 @@ pub struct Plan {
     pub units: Vec<Unit>,
     /// Decks of each unit.
     pub unit_decks: Vec<u64>,
+    /// The decks around one required piece, when the rest of the deck is enumerated.
+    pub rest: Option<rest::Rest>,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -99,6 +105,8 @@ pub enum PlanError {
     RequiredDoesNotFit(String),
     #[error("a required piece works with --faces assign only")]
     RequiredWithMembers,
+    #[error("the rest of the deck around a required piece needs at least 2 pieces a deck")]
+    RestNeedsTwoPieces,
 }
 
 /// Mixed-radix index of a count vector `c <= budget` (one digit per kind).
@@ -147,6 +155,7 @@ impl Plan {
             buckets: Vec::new(),
             units: Vec::new(),
             unit_decks: Vec::new(),
+            rest: None,
         };
         match faces {
             Faces::Assign => {
@@ -218,6 +227,47 @@ impl Plan {
                 }
             }
         }
+        Ok(plan)
+    }
+
+    /// Every deck of `k` pieces that holds `shape` (its wildcards filled in every way), with the
+    /// rest of the deck in every arrangement ([`rest`]); about `units` units of work.
+    pub fn around(
+        frame: Frame,
+        k: usize,
+        shape: rest::Shape,
+        units: u64,
+    ) -> Result<Plan, PlanError> {
+        if frame.deck.total() > crate::position::PACK_MAX_CARDS {
+            return Err(PlanError::DeckTooLarge(frame.deck.total()));
+        }
+        let r = rest::Rest::new(frame.clone(), k, shape, units)?;
+        let budget = frame.budget(k).expect("checked by Rest::new");
+        let mut plan = Plan {
+            frame,
+            faces: Faces::Assign,
+            k,
+            budget,
+            patterns: Vec::new(),
+            required: None,
+            assign_budget: budget,
+            members: Vec::new(),
+            buckets: Vec::new(),
+            units: Vec::new(),
+            unit_decks: Vec::new(),
+            rest: None,
+        };
+        for a in 0..r.assignments.len() {
+            let e = r.enumerator(a);
+            for range in 0..e.ranges() {
+                plan.units.push(Unit::Rest {
+                    assignment: a as u32,
+                    range: range as u32,
+                });
+                plan.unit_decks.push(e.range_candidates(range));
+            }
+        }
+        plan.rest = Some(r);
         Ok(plan)
     }
 
@@ -309,6 +359,25 @@ impl Plan {
             Unit::First(first) => {
                 let mut chosen = vec![*first];
                 self.members_rec(&mut chosen, &mut hand1, &mut tester);
+            }
+            Unit::Rest { assignment, range } => {
+                // A range is played whole (its decks are counted, not visited one by one).
+                let r = self
+                    .rest
+                    .as_ref()
+                    .expect("rest units come with a rest plan");
+                debug_assert!(
+                    limit >= self.unit_decks[index as usize],
+                    "whole ranges only"
+                );
+                let e = r.enumerator(*assignment as usize);
+                tester.done.decks = e.range_candidates(*range as usize);
+                for rest in e.run_range(*range as usize) {
+                    hand1.clear();
+                    hand1.extend_from_slice(&rest);
+                    hand1.extend_from_slice(&e.template().after);
+                    tester.record(&hand1);
+                }
             }
         }
         tester.finish()
@@ -436,8 +505,14 @@ impl Tester<'_> {
         if self.done.decks >= self.limit {
             return false;
         }
-        let state = BitState::from_hands(hand1, &self.frame.other, self.frame.to_move);
         self.done.decks += 1;
+        self.record(hand1);
+        self.done.decks < self.limit
+    }
+
+    /// Plays a deck; records it (and its cycle) when it never ends.
+    fn record(&mut self, hand1: &[Card]) {
+        let state = BitState::from_hands(hand1, &self.frame.other, self.frame.to_move);
         if let Outcome::Cycle(c) = play_state(&state) {
             self.done.non_terminating += 1;
             let key = c.cycle_id.pack().expect("decks of at most 52 cards");
@@ -454,7 +529,6 @@ impl Tester<'_> {
                 self.done.non_terminating_decks.push(hand1.to_vec());
             }
         }
-        self.done.decks < self.limit
     }
 
     fn finish(mut self) -> UnitDone {

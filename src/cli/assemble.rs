@@ -20,6 +20,7 @@ use crate::ansatz::template::Template;
 use crate::assemble::candidates::Frame;
 use crate::assemble::cluster::{ClusterJob, run_cluster};
 use crate::assemble::records::{FamilyDone, Record, families_of};
+use crate::assemble::rest::parse_shape;
 use crate::assemble::{CycleHit, Faces, Plan, UnitDone, merge};
 use crate::backward::closure::Config as ClosureConfig;
 use crate::card::{Card, DeckSpec};
@@ -28,6 +29,10 @@ use crate::dist::start::{Resume, Started, start};
 use crate::library::fnv1a;
 use crate::library::{self, Library, write_atomic};
 use crate::position::Position;
+
+/// About how many units `--rest all` cuts its decks into (threads and the checkpoint take whole
+/// units).
+const REST_UNITS: u64 = 4096;
 
 /// The published pieces of 2024, built in so that `ansatz assemble --balance` works anywhere.
 const PAPER_LIBRARY: &[u8] = include_bytes!("../../pieces/paper-2024.bin");
@@ -44,12 +49,15 @@ Examples:
   ansatz assemble --limit 100000                    # the first 100000 decks only
   ansatz assemble --library pieces/len24-faces6.bin --faces members --balance   # pieces as they are
   ansatz assemble --library pieces/len24-faces7.bin --require=--K---A----AA --balance
+  ansatz assemble --require=--------X---------X-X-X---X-XXX --rest all --balance   # every deck
   ansatz assemble --balance --shard 2/8 --out shards   # slice 2 of a job array; then ansatz merge
   ansatz assemble --balance --hosts hosts.txt --process 0 --workers 16   # cluster (see README)
 
 Every ordered choice of K piece shapes whose cards fill the deck is tried with every assignment
 of face kinds to its face slots (--faces assign), or every ordered choice of K pieces as they are
-(--faces members), so each deck is tested once. Results go to DIR (default results/)
+(--faces members), so each deck is tested once. With --rest all no library is used: every deck
+that holds the --require piece (last, X marking a face slot of any kind) is tested, with the rest
+of the deck (the other pieces and separators) in every arrangement. Results go to DIR (default results/)
 as JSON lines and a readable summary; a checkpoint there lets --resume finish an interrupted run.")]
 pub struct Args {
     /// Piece library (repeatable). Default: the published 2024 pieces, built in.
@@ -69,6 +77,10 @@ pub struct Args {
     /// --K---A----AA: the other pieces' face slots share the rest of the deck's face cards.
     #[arg(long, value_name = "PIECE", allow_hyphen_values = true)]
     require: Option<String>,
+    /// What the rest of each deck is made of: `library` pieces, or `all`, every arrangement of
+    /// the rest of the deck around the --require piece, whose `X`s then stand for any face kind.
+    #[arg(long, default_value = "library", value_parser = ["library", "all"], requires = "require")]
+    rest: String,
     /// Keep only cycles whose family holds balanced deals, and list those deals.
     #[arg(long)]
     balance: bool,
@@ -169,7 +181,25 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(p) => Template::read(p).map_err(|e| BadInput(e.to_string()))?,
         None => Template::jack(),
     };
-    let libs = load_libraries(&args.libraries)?;
+    let around = args.rest == "all";
+    if around {
+        let clash = [
+            (!args.libraries.is_empty(), "--library"),
+            (args.faces == Faces::Members, "--faces members"),
+            (args.limit.is_some(), "--limit"),
+        ];
+        if let Some((_, flag)) = clash.iter().find(|(c, _)| *c) {
+            return Err(BadInput(format!(
+                "--rest all tests every deck around the --require piece; it takes no {flag}"
+            ))
+            .into());
+        }
+    }
+    let libs = if around {
+        Vec::new()
+    } else {
+        load_libraries(&args.libraries)?
+    };
     let want = crate::ansatz::find::template_info(&template);
     for l in &libs {
         if l.library.header.template.game != want.game {
@@ -189,26 +219,32 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .flat_map(|l| l.library.pieces.iter().map(|p| p.sequence.clone()))
         .collect();
     let frame = frame_of(&template, deck)?;
-    let required = args
-        .require
-        .as_deref()
-        .map(|r| {
-            crate::notation::parse_hand(r, crate::notation::Notation::Dash)
-                .map_err(|e| BadInput(format!("--require {r:?}: {e}")))
-        })
-        .transpose()?;
-    let plan = Plan::new(
-        frame.clone(),
-        &pieces,
-        args.pieces,
-        args.faces,
-        required.clone(),
-    )
+    let plan = match args.require.as_deref() {
+        Some(r) if around => {
+            let shape = parse_shape(r).map_err(|e| BadInput(format!("--require {r:?}: {e}")))?;
+            Plan::around(frame.clone(), args.pieces, shape, REST_UNITS)
+        }
+        Some(r) if r.contains(['X', 'x', '*']) => {
+            return Err(BadInput(format!(
+                "--require {r:?}: wildcard face slots need --rest all"
+            ))
+            .into());
+        }
+        r => {
+            let required = r
+                .map(|r| {
+                    crate::notation::parse_hand(r, crate::notation::Notation::Dash)
+                        .map_err(|e| BadInput(format!("--require {r:?}: {e}")))
+                })
+                .transpose()?;
+            Plan::new(frame.clone(), &pieces, args.pieces, args.faces, required)
+        }
+    }
     .map_err(|e| BadInput(e.to_string()))?;
     let limit = args.limit.unwrap_or(u64::MAX);
     let lib_names: Vec<String> = libs.iter().map(|l| l.name.clone()).collect();
     let fingerprint = format!(
-        "assemble v1 libraries={:?} template={} k={} faces={:?} require={:?} deck={} balance={} limit={} max_positions={}",
+        "assemble v1 libraries={:?} template={} k={} faces={:?} require={:?}{} deck={} balance={} limit={} max_positions={}",
         libs.iter()
             .map(|l| library::fnv1a(&library::encode(&l.library)))
             .collect::<Vec<_>>(),
@@ -216,6 +252,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         args.pieces,
         args.faces,
         args.require,
+        if around { " rest=all" } else { "" },
         deck,
         args.balance,
         limit,
@@ -223,10 +260,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
     );
     let stem = format!(
         "assemble-{}-k{}{}{}{}",
-        libs.iter()
-            .map(|l| short_name(&l.name))
-            .collect::<Vec<_>>()
-            .join("+"),
+        if around {
+            "rest".to_string()
+        } else {
+            libs.iter()
+                .map(|l| short_name(&l.name))
+                .collect::<Vec<_>>()
+                .join("+")
+        },
         args.pieces,
         if args.faces == Faces::Members {
             "-members"

@@ -136,7 +136,7 @@ fn kind_name(kind: Card) -> String {
     if kind == NUMBER {
         "number cards".into()
     } else {
-        format!("{}", symbol(kind))
+        symbol(kind).to_string()
     }
 }
 
@@ -153,7 +153,7 @@ fn fill_params(template: &Template, deck: &str) -> Result<Params> {
             .chain(&template.other),
     );
     let mut left = [0u8; KINDS];
-    for kind in 0..KINDS {
+    for (kind, slot) in left.iter_mut().enumerate() {
         let n = deck.counts[kind]
             .checked_sub(fixed.counts[kind])
             .ok_or_else(|| {
@@ -174,7 +174,7 @@ fn fill_params(template: &Template, deck: &str) -> Result<Params> {
             ))
             .into());
         }
-        left[kind] =
+        *slot =
             u8::try_from(n).map_err(|_| BadInput(format!("--fill: deck {deck} is too large")))?;
     }
     if left.iter().all(|&n| n == 0) {
