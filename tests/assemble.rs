@@ -222,15 +222,7 @@ fn rest_all_equals_every_deck_around_the_piece_played_alone() {
     use ansatz::position::Position;
     use std::collections::BTreeMap;
 
-    let deck: ansatz::card::DeckSpec = "12-4J2Q2K2A".parse().unwrap();
-    let frame = Frame {
-        separator: 1,
-        tail: vec![0],
-        other: vec![1, 0],
-        to_move: 0,
-        face_kinds: vec![2, 3, 4],
-        deck,
-    };
+    let frame = Frame::jack("12-4J2Q2K2A".parse().unwrap());
     let shape = parse_shape("--X-X").unwrap();
     let plan = Plan::around(frame.clone(), 3, shape, 64).unwrap();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -287,49 +279,23 @@ fn rest_all_equals_every_deck_around_the_piece_played_alone() {
 fn rest_all_bad_input_exits_2() {
     let dir = tmp("rest-bad");
     let cases: [&[&str]; 6] = [
-        &["assemble", "--rest", "all"],
-        &["assemble", "--require=--X", "--out", &dir],
+        &["--rest", "all"],
+        &["--require=--X"],
         &[
-            "assemble",
             "--require=--X",
             "--rest",
             "all",
             "--library",
             "pieces/paper-2024.bin",
-            "--out",
-            &dir,
         ],
-        &[
-            "assemble",
-            "--require=--X",
-            "--rest",
-            "all",
-            "--limit",
-            "5",
-            "--out",
-            &dir,
-        ],
-        &[
-            "assemble",
-            "--require=--X",
-            "--rest",
-            "all",
-            "--pieces",
-            "1",
-            "--out",
-            &dir,
-        ],
-        &[
-            "assemble",
-            "--require=AAAAA",
-            "--rest",
-            "all",
-            "--out",
-            &dir,
-        ],
+        &["--require=--X", "--rest", "all", "--limit", "5"],
+        &["--require=--X", "--rest", "all", "--pieces", "1"],
+        &["--require=AAAAA", "--rest", "all"],
     ];
-    for args in cases {
-        let o = ansatz(args);
+    for case in cases {
+        let mut args = vec!["assemble", "--out", &dir];
+        args.extend_from_slice(case);
+        let o = ansatz(&args);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");

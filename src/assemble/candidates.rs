@@ -33,6 +33,19 @@ pub fn patterns(pieces: &[Vec<Card>]) -> Vec<Pattern> {
 }
 
 impl Frame {
+    /// The jack frame of the 2024 construction over `deck`: `Δ1 J … ΔK J- / J-`, player 1 first,
+    /// pieces of number cards, Q, K and A.
+    pub fn jack(deck: DeckSpec) -> Frame {
+        Frame {
+            separator: crate::card::JACK,
+            tail: vec![NUMBER],
+            other: vec![crate::card::JACK, NUMBER],
+            to_move: 0,
+            face_kinds: vec![2, 3, 4],
+            deck,
+        }
+    }
+
     /// Face cards of each kind left for the pieces once the separators, tail and other hand are
     /// taken out of the deck, or `None` if the frame itself does not fit the deck.
     pub fn budget(&self, k: usize) -> Option<[u32; KINDS]> {
@@ -183,14 +196,7 @@ mod tests {
 
     #[test]
     fn jack_frame_budget_and_tuples() {
-        let frame = Frame {
-            separator: 1,
-            tail: vec![0],
-            other: vec![1, 0],
-            to_move: 0,
-            face_kinds: vec![2, 3, 4],
-            deck: DeckSpec::STANDARD,
-        };
+        let frame = Frame::jack(DeckSpec::STANDARD);
         let budget = frame.budget(3).unwrap();
         assert_eq!(budget, [34, 0, 4, 4, 4]);
         // The 2024 deck's pieces: --K---A----AA, --, --------K---------Q-Q-K---Q-KKQ.

@@ -173,14 +173,7 @@ mod tests {
     use crate::card::DeckSpec;
 
     fn jack_frame() -> Frame {
-        Frame {
-            separator: 1,
-            tail: vec![0],
-            other: vec![1, 0],
-            to_move: 0,
-            face_kinds: vec![2, 3, 4],
-            deck: DeckSpec::STANDARD,
-        }
+        Frame::jack(DeckSpec::STANDARD)
     }
 
     #[test]
