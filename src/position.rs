@@ -60,6 +60,17 @@ impl Position {
         self.hands[0].len() + self.hands[1].len()
     }
 
+    /// The same position with the players exchanged: the rules do not tell the players apart, so
+    /// its game is this game with the seats exchanged (same length, the other winner, the mirror
+    /// cycle).
+    pub fn mirrored(&self) -> Position {
+        Position::new(
+            self.hands[1].clone(),
+            self.hands[0].clone(),
+            1 - self.to_move,
+        )
+    }
+
     /// Counts of every card kind in both hands.
     pub fn deck(&self) -> DeckSpec {
         DeckSpec::of_cards(self.hands[0].iter().chain(&self.hands[1]))

@@ -2,6 +2,9 @@
 //! bad libraries.
 
 use super::common::{ansatz, stdout};
+use ansatz::engine::Outcome;
+use ansatz::notation::Notation;
+use ansatz::position::Position;
 use serde_json::Value;
 use std::path::Path;
 
@@ -49,6 +52,31 @@ fn main_job_finds_the_2024_balanced_deal() {
         let hands: Vec<&str> = b.split(' ').next().unwrap().split('/').collect();
         assert_eq!((hands[0].len(), hands[1].len()), (26, 26));
     }
+    // The mirror image of every balanced deal (players exchanged) reaches the reported mirror
+    // cycle, and the counts with mirrors count the distinct cycles of both kinds.
+    let mut ids: std::collections::BTreeSet<&str> = cycles
+        .iter()
+        .map(|c| c["cycle_id"].as_str().unwrap())
+        .collect();
+    let mut with_mirrors = 0;
+    for c in cycles {
+        let mirror = c["mirror_cycle_id"].as_str().expect("a mirror cycle id");
+        if ids.insert(mirror) {
+            with_mirrors += c["balanced"].as_array().unwrap().len();
+        }
+        for b in c["balanced"].as_array().unwrap() {
+            let p = Position::parse(b.as_str().unwrap(), Notation::Auto).unwrap();
+            match ansatz::engine::play(&p.mirrored()) {
+                Outcome::Cycle(m) => assert_eq!(m.cycle_id.to_string(), mirror, "{b}"),
+                o => panic!("the mirror of {b} ends: {o:?}"),
+            }
+        }
+    }
+    assert_eq!(v["balanced_cycles_with_mirrors"], ids.len());
+    assert_eq!(
+        v["balanced_total_with_mirrors"],
+        v["balanced_total"].as_u64().unwrap() as usize + with_mirrors
+    );
     assert!(
         Path::new(&out)
             .join("assemble-paper-2024-k3-balance.jsonl")

@@ -226,6 +226,29 @@ proptest! {
         }
     }
 
+    /// Exchanging the players exchanges the winner and maps the cycle onto its mirror.
+    #[test]
+    fn mirror_plays_the_mirror_game(seed in any::<u64>(), cut in 10usize..43, mover in 0u8..2) {
+        let p = dealt(&DeckSpec::STANDARD, seed, cut, mover);
+        let (a, b) = (ansatz::engine::play(&p), ansatz::engine::play(&p.mirrored()));
+        prop_assert_eq!(a.tricks(), b.tricks());
+        prop_assert_eq!(a.cards(), b.cards());
+        match (a, b) {
+            (Outcome::Terminates { winner: w, .. }, Outcome::Terminates { winner: v, .. }) => {
+                prop_assert_eq!(w, 1 - v)
+            }
+            (Outcome::Cycle(c), Outcome::Cycle(d)) => {
+                let back = ansatz::engine::play(&d.cycle_id.mirrored());
+                prop_assert_eq!(back.is_cycle(), true);
+                if let Outcome::Cycle(e) = back {
+                    prop_assert_eq!(e.cycle_id, c.cycle_id);
+                }
+            }
+            _ => prop_assert!(false, "one game ends, its mirror does not"),
+        }
+        prop_assert_eq!(p.mirrored().mirrored(), p);
+    }
+
     #[test]
     fn pack_order_is_key_order(a in arb_position(10), b in arb_position(10)) {
         if a.total() == b.total() {

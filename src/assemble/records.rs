@@ -1,5 +1,6 @@
 //! What an assembly logs and hands on: finished units of decks and finished families (the
-//! checkpoint records and shard file records), and the family of one cycle as the result needs it.
+//! checkpoint records and shard file records), the family of one cycle as the result needs it, and
+//! the mirror image of a cycle.
 
 use std::collections::BTreeMap;
 
@@ -69,5 +70,20 @@ pub fn families_of(
             progress();
             f
         })
+        .collect()
+}
+
+/// The cycle key of the mirror image (players exchanged) of each cycle in `keys` of `cards`-card
+/// positions. The rules treat both players alike, so the mirror of a cycle position plays the
+/// mirror game and reaches the mirror cycle; its key is that cycle's smallest position, which may
+/// be the key of `keys` itself when a cycle is its own mirror image.
+pub fn mirror_cycles(keys: &[u128], cards: usize) -> BTreeMap<u128, u128> {
+    keys.par_iter()
+        .filter_map(
+            |&key| match crate::engine::play(&Position::unpack(key, cards).mirrored()) {
+                crate::engine::Outcome::Cycle(c) => c.cycle_id.pack().map(|m| (key, m)),
+                crate::engine::Outcome::Terminates { .. } => None,
+            },
+        )
         .collect()
 }

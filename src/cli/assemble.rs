@@ -19,7 +19,7 @@ use super::progress;
 use crate::ansatz::template::Template;
 use crate::assemble::candidates::Frame;
 use crate::assemble::cluster::{ClusterJob, run_cluster};
-use crate::assemble::records::{FamilyDone, Record, families_of};
+use crate::assemble::records::{FamilyDone, Record, families_of, mirror_cycles};
 use crate::assemble::rest::parse_shape;
 use crate::assemble::{CycleHit, Faces, Plan, UnitDone, merge};
 use crate::backward::closure::Config as ClosureConfig;
@@ -571,12 +571,32 @@ fn finish(
         .values()
         .map(|hit| (hit, by_key[&hit.cycle_key]))
         .collect();
+    // The players' mirror image of a balanced cycle is another cycle of positions, reached from
+    // the mirror images of its balanced deals (those with player 2 to move become legal deals
+    // with player 1 to move). Counted apart, since it is the same game with the seats exchanged.
+    let balanced_keys: Vec<u128> = cycles
+        .iter()
+        .filter(|(_, f)| !f.balanced.is_empty())
+        .map(|(hit, _)| hit.cycle_key)
+        .collect();
+    let mirrors = mirror_cycles(&balanced_keys, ctx.cards);
+    let mut with_mirrors: BTreeMap<u128, usize> = BTreeMap::new();
+    for (hit, f) in &cycles {
+        if let Some(&m) = mirrors.get(&hit.cycle_key) {
+            with_mirrors.insert(hit.cycle_key, f.balanced.len());
+            with_mirrors.entry(m).or_insert(f.balanced.len());
+        }
+    }
     let cycle_json: Vec<Value> = cycles
         .iter()
         .filter(|(_, f)| !ctx.balance || !f.balanced.is_empty())
         .map(|(hit, f)| {
+            let mirror = mirrors
+                .get(&hit.cycle_key)
+                .map(|&m| Position::unpack(m, ctx.cards).to_string());
             json!({
                 "cycle_id": Position::unpack(hit.cycle_key, ctx.cards).to_string(),
+                "mirror_cycle_id": mirror,
                 "period": hit.period,
                 "deck": Position::new(hit.deck.clone(), ctx.other.clone(), ctx.to_move).to_string(),
                 "decks": hit.decks,
@@ -598,6 +618,8 @@ fn finish(
         "cycles_found": merged.cycles.len(),
         "balanced_cycles": balanced_cycles,
         "balanced_total": balanced_total,
+        "balanced_cycles_with_mirrors": with_mirrors.len(),
+        "balanced_total_with_mirrors": with_mirrors.values().sum::<usize>(),
         "seconds": started.elapsed().as_secs_f64(),
         "cycles": cycle_json,
     });
@@ -667,8 +689,16 @@ pub(super) fn print_text(out: &mut dyn Write, s: &Value, meta: &Value) -> std::i
     writeln!(out, "decks tested      {}", s["decks_tested"])?;
     writeln!(out, "non-terminating   {}", s["non_terminating"])?;
     writeln!(out, "distinct cycles   {}", s["cycles_found"])?;
-    writeln!(out, "balanced cycles   {}", s["balanced_cycles"])?;
-    writeln!(out, "balanced deals    {}", s["balanced_total"])?;
+    writeln!(
+        out,
+        "balanced cycles   {} ({} with their mirror images, the players exchanged)",
+        s["balanced_cycles"], s["balanced_cycles_with_mirrors"]
+    )?;
+    writeln!(
+        out,
+        "balanced deals    {} ({} with their mirror images)",
+        s["balanced_total"], s["balanced_total_with_mirrors"]
+    )?;
     writeln!(
         out,
         "seconds           {:.2}",
@@ -690,6 +720,12 @@ pub(super) fn print_text(out: &mut dyn Write, s: &Value, meta: &Value) -> std::i
             }
         )?;
         writeln!(out, "  deck     {}", c["deck"].as_str().unwrap_or(""))?;
+        if let Some(m) = c["mirror_cycle_id"].as_str() {
+            writeln!(
+                out,
+                "  mirror   {m} (the mirror image of each deal below reaches it)"
+            )?;
+        }
         let balanced = c["balanced"].as_array().map_or(0, Vec::len);
         writeln!(out, "  balanced deals: {balanced}")?;
         for b in c["balanced"].as_array().into_iter().flatten() {
