@@ -267,6 +267,38 @@ fn cli_random_json_and_results_files() {
     assert_eq!(v["mean_cards"], w["mean_cards"]);
 }
 
+#[test]
+fn cli_random_plots_svg_and_png() {
+    let dir = tmp_out("plot");
+    for name in ["lengths.svg", "lengths.png"] {
+        let plot = format!("{dir}/{name}");
+        let out = ansatz(&[
+            "search",
+            "random",
+            "--games",
+            "3000",
+            "--plot",
+            &plot,
+            "--overlay-balanced",
+            "--quiet",
+            "--out",
+            &dir,
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let bytes = std::fs::read(&plot).unwrap();
+        if name.ends_with("svg") {
+            let svg = String::from_utf8(bytes).unwrap();
+            assert!(svg.contains("uniform deals") && svg.contains("balanced-face deals"));
+        } else {
+            assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        }
+    }
+}
+
 fn tmp_out(tag: &str) -> String {
     std::env::temp_dir()
         .join(format!("ansatz-search-{tag}-{}", std::process::id()))

@@ -24,7 +24,7 @@ use crate::position::Position;
 use crate::search::checkpoint::write_atomic;
 use crate::search::exhaustive::ExhaustiveStats;
 use crate::search::exhaustive_run::{ExhaustiveConfig, Work};
-use crate::search::plot::{Series, histogram_svg};
+use crate::search::plot::{Series, histogram};
 use crate::search::random::{self, RandomConfig};
 use crate::search::split::{self, SplitError};
 use crate::search::stats::{GameStats, Ranked};
@@ -49,6 +49,7 @@ enum SearchCommand {
 Examples:
   ansatz search random --games 10000000 --threads 2
   ansatz search random --games 1000000 --plot lengths.svg --overlay-balanced
+  ansatz search random --games 1000000 --plot lengths.png   # the same chart as a PNG
   ansatz search random --players 4 --games 100000 --json
   ansatz search random --deck camicia --balanced-faces --top 5
   ansatz search random --games 100000000 --resume      # after Ctrl-C or kill -9
@@ -84,8 +85,9 @@ pub struct RandomArgs {
     /// How many longest games to list (by cards and by tricks).
     #[arg(long, default_value_t = 10)]
     top: usize,
-    /// Draw the histogram of game lengths (cards, log scale) into this SVG file.
-    #[arg(long, value_name = "FILE.svg")]
+    /// Draw the histogram of game lengths (cards, log scale) into this file: a PNG when its name
+    /// ends in .png, an SVG otherwise.
+    #[arg(long, value_name = "FILE.svg|FILE.png")]
     plot: Option<PathBuf>,
     /// With --plot: also play as many balanced-face deals and overlay their histogram.
     #[arg(long, requires = "plot")]
@@ -290,7 +292,7 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
             });
         }
         let title = format!("Game lengths, deck {deck}, {} players", a.players);
-        histogram_svg(path, &title, "cards played", &series)?;
+        histogram(path, &title, "cards played", &series)?;
     }
     let rate = (stats.games - resumed_games) as f64 / seconds.max(1e-9);
     report_random(
