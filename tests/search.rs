@@ -299,6 +299,41 @@ fn cli_random_plots_svg_and_png() {
     }
 }
 
+/// `ANSATZ_ISA` picks the engine for fully fixed games (lanes or one game at a time); the answer
+/// is the same whichever runs.
+#[test]
+fn exhaustive_answer_does_not_depend_on_the_isa() {
+    let run = |isa: &str| {
+        let dir = tmp_out(&format!("isa-{isa}"));
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ansatz"))
+            .args([
+                "search",
+                "exhaustive",
+                "--deck",
+                "8-2J2Q2K2A",
+                "--json",
+                "--quiet",
+            ])
+            .args(["--out", &dir])
+            .env("ANSATZ_ISA", isa)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        v.as_object_mut().unwrap().remove("seconds");
+        let _ = std::fs::remove_dir_all(&dir);
+        v
+    };
+    let best = run("avx512");
+    assert!(best["deals"].as_u64().unwrap() > 1_000_000);
+    assert_eq!(run("portable"), best);
+    assert_eq!(run("avx2"), best);
+}
+
 fn tmp_out(tag: &str) -> String {
     std::env::temp_dir()
         .join(format!("ansatz-search-{tag}-{}", std::process::id()))

@@ -22,29 +22,42 @@ pub enum Isa {
 }
 
 impl Isa {
-    /// What this processor runs best (detected once).
+    /// What this processor runs best (detected once), or what the environment variable
+    /// `ANSATZ_ISA` (`avx512`, `avx2` or `portable`) asks for when the processor has it: the
+    /// fastest choice differs between processors (AVX-512 lowers the clock of some), so it can be
+    /// measured, and the answers are the same whichever runs.
     pub fn get() -> Isa {
         static ISA: std::sync::OnceLock<Isa> = std::sync::OnceLock::new();
         *ISA.get_or_init(|| {
-            #[cfg(target_arch = "x86_64")]
-            {
-                use std::arch::is_x86_feature_detected as has;
-                if has!("avx512f")
-                    && has!("avx512vl")
-                    && has!("avx512cd")
-                    && has!("avx512bw")
-                    && has!("avx512dq")
-                    && has!("bmi2")
-                    && has!("lzcnt")
-                {
-                    return Isa::Avx512;
-                }
-                if has!("avx2") && has!("bmi2") && has!("lzcnt") {
-                    return Isa::Avx2;
-                }
+            let best = Isa::detect();
+            match std::env::var("ANSATZ_ISA").as_deref() {
+                Ok("portable") => Isa::Portable,
+                Ok("avx2") if best != Isa::Portable => Isa::Avx2,
+                _ => best,
             }
-            Isa::Portable
         })
+    }
+
+    /// The best this processor has.
+    fn detect() -> Isa {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("avx512f")
+                && has!("avx512vl")
+                && has!("avx512cd")
+                && has!("avx512bw")
+                && has!("avx512dq")
+                && has!("bmi2")
+                && has!("lzcnt")
+            {
+                return Isa::Avx512;
+            }
+            if has!("avx2") && has!("bmi2") && has!("lzcnt") {
+                return Isa::Avx2;
+            }
+        }
+        Isa::Portable
     }
 }
 
