@@ -23,9 +23,8 @@ pub enum Isa {
 
 impl Isa {
     /// What this processor runs best (detected once), or what the environment variable
-    /// `ANSATZ_ISA` (`avx512`, `avx2` or `portable`) asks for when the processor has it: the
-    /// fastest choice differs between processors (AVX-512 lowers the clock of some), so it can be
-    /// measured, and the answers are the same whichever runs.
+    /// `ANSATZ_ISA` (`avx512`, `avx2` or `portable`) asks for when the processor has it, so the
+    /// engines can be compared on any machine; the answers are the same whichever runs.
     pub fn get() -> Isa {
         static ISA: std::sync::OnceLock<Isa> = std::sync::OnceLock::new();
         *ISA.get_or_init(|| {

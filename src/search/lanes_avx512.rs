@@ -1,7 +1,8 @@
 //! The lanes of [`super::lanes`] written out in AVX-512: the whole state of 16 games lives in
 //! vector registers from the first move to the last, finished lanes are refilled (a few at a
-//! time) with one expand-load per variable, and their results leave with one compress-store each. The portable
-//! [`super::lanes::Lanes`] is the specification; `tests` hold this one to it game by game.
+//! time) with one expand-load per variable, and their results leave with one compress-store each.
+//! The portable [`super::lanes::Lanes`] is the specification; `tests` hold this one to it game by
+//! game.
 
 use std::arch::x86_64::*;
 
