@@ -5,6 +5,7 @@
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -189,15 +190,25 @@ fn merge_refuses_foreign_and_truncated_files() {
     }
 }
 
-/// `n` loopback addresses on free ports (bound to port 0, then released for the processes).
+/// `n` loopback addresses on free ports for the processes of one cluster.
+///
+/// The ports come from below Linux's ephemeral range (32768 and up), walked from a start that
+/// depends on the test process, each checked free by binding it. A port bound to 0 and released
+/// would be an ephemeral one, which another test's outgoing connection can take before the
+/// cluster listens on it ("Address already in use", seen under load).
 fn free_hosts(n: usize) -> String {
-    let listeners: Vec<TcpListener> = (0..n)
-        .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
-        .collect();
-    listeners
-        .iter()
-        .map(|l| format!("{}\n", l.local_addr().unwrap()))
-        .collect()
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let start = 20_000 + (std::process::id() % 500) * 20;
+    let mut hosts = String::new();
+    let mut found = 0;
+    while found < n {
+        let port = start + NEXT.fetch_add(1, Ordering::Relaxed) % 2_700;
+        if let Ok(l) = TcpListener::bind(("127.0.0.1", port as u16)) {
+            hosts.push_str(&format!("{}\n", l.local_addr().unwrap()));
+            found += 1;
+        }
+    }
+    hosts
 }
 
 fn spawn(args: &[String]) -> Child {
