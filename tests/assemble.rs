@@ -44,7 +44,32 @@ fn main_job_finds_the_2024_balanced_deal() {
     for c in cycles {
         assert_eq!(c["period"], 62);
         assert!(c["closure_size"].as_u64().unwrap() > 0);
+        assert_eq!(c["reach"], 26, "a family with balanced deals reaches 26/26");
     }
+    // Cycles by reach count every cycle once, largest reach first, the balanced ones at 26; the
+    // closest unbalanced cycles come below 26, in order, and their families say so.
+    let hist = v["reach_histogram"].as_array().unwrap();
+    let reach = |x: &Value| x["reach"].as_u64().unwrap();
+    assert!(hist.windows(2).all(|w| reach(&w[0]) > reach(&w[1])));
+    assert_eq!(
+        hist.iter()
+            .map(|h| h["cycles"].as_u64().unwrap())
+            .sum::<u64>(),
+        v["cycles_found"].as_u64().unwrap()
+    );
+    assert_eq!(
+        (reach(&hist[0]), &hist[0]["cycles"]),
+        (26, &v["balanced_cycles"])
+    );
+    let nearest = v["nearest_unbalanced"].as_array().unwrap();
+    assert!(!nearest.is_empty());
+    assert!(nearest.windows(2).all(|w| reach(&w[0]) >= reach(&w[1])));
+    assert_eq!(reach(&nearest[0]), reach(&hist[1]));
+    let f = run_json(&["family", "--json", nearest[0]["deck"].as_str().unwrap()]);
+    assert_eq!(
+        (&f["reach"], f["balanced_count"].as_u64()),
+        (&nearest[0]["reach"], Some(0))
+    );
     // Every balanced deal really never ends and is a 26/26 standard deal.
     for b in &all {
         let p = run_json(&["play", "--json", "--deck", "standard", b]);
@@ -347,4 +372,42 @@ fn rest_all_json_counts_a_small_deck() {
     assert_eq!(v["decks_tested"], 356_400);
     assert_eq!(v["non_terminating"], 180);
     assert_eq!(v["cycles_found"], 48);
+}
+
+// Source: results/census/shards/, shard 0 of 8 of `ansatz assemble --require=--K---A----AA
+// --rest all --balance`, written before families carried their reach (35 cycles, 1 balanced: the
+// 2024 paper's relative with 34 deals; results/README.md). Its families are read and rebuilt.
+#[test]
+fn shard_files_from_before_the_reach_still_merge() {
+    use ansatz::assemble::records::{Record, upgrade_all};
+    use ansatz::backward::closure::Config;
+    use ansatz::dist::shard::{ShardFile, decode_part};
+    let path = Path::new(
+        "results/census/shards/assemble-rest-k3-with-..K...A....AA-balance.shard-0-of-8.bin",
+    );
+    let file = ShardFile::read(path).unwrap();
+    let records: Vec<Record> = decode_part(&file.records, "records").unwrap();
+    let old = records
+        .iter()
+        .filter(|r| matches!(r, Record::FamilyWithoutReach(_)))
+        .count();
+    assert_eq!(old, 35, "the committed shard predates the reach");
+    let families: Vec<_> = upgrade_all(records, 52, &Config::default())
+        .into_iter()
+        .filter_map(|r| match r {
+            Record::Family(f) => Some(f),
+            Record::Unit(_) => None,
+            Record::FamilyWithoutReach(_) => panic!("not upgraded"),
+        })
+        .collect();
+    assert_eq!(families.len(), 35);
+    let balanced: Vec<_> = families.iter().filter(|f| !f.balanced.is_empty()).collect();
+    assert_eq!(balanced.len(), 1);
+    assert_eq!((balanced[0].balanced.len(), balanced[0].reach), (34, 26));
+    assert!(families.iter().all(|f| f.complete));
+    assert!(
+        families
+            .iter()
+            .all(|f| (f.reach == 26) != f.balanced.is_empty())
+    );
 }

@@ -126,6 +126,7 @@ proptest! {
         let checked = closure::closure_with_visited_set(&seeds, &Config::default(), &|_| {});
         prop_assert_eq!((checked.size, checked.duplicates), (plain.size, 0));
         prop_assert_eq!(fast.max_depth as u64, plain.max_depth);
+        prop_assert_eq!((fast.reach, checked.reach), (plain.reach, plain.reach));
         let mut balanced: Vec<String> = fast.balanced.iter().map(|n| n.pos.to_position().to_string()).collect();
         balanced.sort();
         prop_assert_eq!(balanced, plain.balanced);
@@ -196,6 +197,7 @@ fn family_of_the_six_card_game() {
     );
     assert_eq!(f.closure_size, plain.size);
     assert_eq!(f.max_depth, plain.max_depth);
+    assert_eq!((f.reach, plain.reach), (3, 3));
     assert_eq!(
         strings(&f.balanced).into_iter().collect::<Vec<_>>(),
         plain.balanced
@@ -245,6 +247,8 @@ fn paper_deal_is_in_its_family() {
     let plain = reference::closure(&cyc.iter().map(Compact::to_position).collect::<Vec<_>>());
     assert_eq!(plain.size, f.closure_size);
     assert_eq!(plain.max_depth, f.max_depth);
+    // A family with balanced deals reaches half the deck.
+    assert_eq!((plain.reach, f.reach, checked.reach), (26, 26, 26));
     assert_eq!(
         plain.balanced,
         f.balanced

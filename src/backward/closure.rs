@@ -73,6 +73,10 @@ pub struct Closure {
     pub deepest: Option<Node>,
     /// Every balanced position found, in BFS order.
     pub balanced: Vec<Node>,
+    /// The *reach*: the most cards the smaller hand holds in any position found, seeds included.
+    /// A search whose reach comes to half the deck has found a balanced position; below that it
+    /// says how close to balance the positions come.
+    pub reach: u8,
     /// False when `max_positions` stopped the search.
     pub complete: bool,
     /// Positions met a second time (only counted with the visited set; always 0 unless the
@@ -118,6 +122,7 @@ impl Expand for Seed {
 struct Part {
     next: Vec<Node>,
     balanced: Vec<Node>,
+    reach: u8,
 }
 
 /// The backward closure of `seeds`. `progress` receives the number of new positions after each
@@ -194,6 +199,7 @@ fn run(
                 // Replaced below from the last level: a saved state always has a next level.
                 deepest: saved.frontier.iter().copied().min_by_key(|n| n.pos),
                 balanced: saved.balanced,
+                reach: saved.reach,
                 complete: true,
                 duplicates: 0,
             };
@@ -214,6 +220,11 @@ fn run(
                 } else {
                     Vec::new()
                 },
+                reach: seeds
+                    .iter()
+                    .map(|s| s.node.pos.smaller_hand())
+                    .max()
+                    .unwrap_or(0),
                 complete: true,
                 duplicates: 0,
             };
@@ -250,24 +261,26 @@ fn next_level<T: Expand>(
     out: &mut Closure,
 ) -> Vec<Node> {
     let mut next: Vec<Node> = Vec::new();
-    let expand_into = |chunk: &[T], next: &mut Vec<Node>, balanced: &mut Vec<Node>| {
-        for item in chunk {
-            item.expand(|n| {
-                if keep(&n) {
-                    if n.pos.is_balanced() {
-                        balanced.push(n);
+    let expand_into =
+        |chunk: &[T], next: &mut Vec<Node>, balanced: &mut Vec<Node>, reach: &mut u8| {
+            for item in chunk {
+                item.expand(|n| {
+                    if keep(&n) {
+                        if n.pos.is_balanced() {
+                            balanced.push(n);
+                        }
+                        *reach = (*reach).max(n.pos.smaller_hand());
+                        next.push(n);
                     }
-                    next.push(n);
-                }
-            });
-        }
-    };
+                });
+            }
+        };
     for batch in items.chunks(BATCH) {
         let before = next.len();
         if batch.len() <= CHUNK {
             // Most closures are small, with levels of a few hundred positions: those skip the
             // pool, whose hand-off would cost more than the work, and write straight to the level.
-            expand_into(batch, &mut next, &mut out.balanced);
+            expand_into(batch, &mut next, &mut out.balanced, &mut out.reach);
         } else {
             let parts: Vec<Part> = batch
                 .par_chunks(CHUNK)
@@ -276,13 +289,14 @@ fn next_level<T: Expand>(
                         next: Vec::with_capacity(chunk.len() * 2),
                         ..Part::default()
                     };
-                    expand_into(chunk, &mut part.next, &mut part.balanced);
+                    expand_into(chunk, &mut part.next, &mut part.balanced, &mut part.reach);
                     part
                 })
                 .collect();
             for part in parts {
                 next.extend_from_slice(&part.next);
                 out.balanced.extend_from_slice(&part.balanced);
+                out.reach = out.reach.max(part.reach);
             }
         }
         let produced = (next.len() - before) as u64;

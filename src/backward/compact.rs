@@ -60,6 +60,12 @@ impl Compact {
         }
     }
 
+    /// Cards in the smaller hand: half the deck (rounded down) exactly when balanced.
+    #[inline(always)]
+    pub fn smaller_hand(&self) -> u8 {
+        self.len0.min(self.len1)
+    }
+
     /// Hand sizes differ by at most one (rules.md: 26/26 for the standard deck).
     #[inline(always)]
     pub fn is_balanced(&self) -> bool {

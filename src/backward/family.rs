@@ -33,6 +33,9 @@ pub struct Family {
     pub closure_size: u64,
     /// Every balanced position of the closure, sorted by its string.
     pub balanced: Vec<Position>,
+    /// The most cards the smaller hand holds in any position of the closure: half the deck when
+    /// there are balanced deals, and otherwise how close to balance the family comes.
+    pub reach: u8,
     /// The most tricks any position of the closure stands before the cycle.
     pub max_depth: u64,
     /// A position at `max_depth` (the smallest in cycle-id order).
@@ -162,6 +165,7 @@ pub fn family_from_closure(info: CycleInfo, found: Closure, seconds: f64) -> Fam
         cycle: info,
         closure_size: found.size,
         balanced: balanced.into_iter().map(|(_, p)| p).collect(),
+        reach: found.reach,
         max_depth: found.max_depth as u64,
         deepest: deepest.pos.to_position(),
         complete: found.complete,

@@ -18,7 +18,8 @@ use crate::library::{fnv1a, write_atomic};
 use crate::position::{PACK_MAX_CARDS, Position};
 
 const MAGIC: &[u8; 8] = b"ANSZLEVL";
-const VERSION: u32 = 1;
+/// Version 2 added the reach; a version-1 checkpoint cannot be continued (its reach is unknown).
+const VERSION: u32 = 2;
 
 /// A closure search between two levels.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +28,8 @@ pub struct LevelState {
     pub size: u64,
     /// The depth of the frontier (tricks before the cycle).
     pub max_depth: u32,
+    /// The reach so far ([`Closure::reach`]).
+    pub reach: u8,
     /// Balanced positions found so far, in BFS order.
     pub balanced: Vec<Node>,
     /// The level to expand next, in BFS order (never empty: a search with nothing left is over).
@@ -39,6 +42,7 @@ impl LevelState {
         LevelState {
             size: out.size,
             max_depth: out.max_depth,
+            reach: out.reach,
             balanced: out.balanced.clone(),
             frontier: frontier.to_vec(),
         }
@@ -57,6 +61,10 @@ pub enum LevelCheckpointError {
     NotCheckpoint { path: PathBuf },
     #[error("{path}: checkpoint version {found} is newer than this ansatz reads")]
     Newer { path: PathBuf, found: u32 },
+    #[error(
+        "{path}: checkpoint version {found} was written by an older ansatz and lacks the closure's reach; delete it and run again"
+    )]
+    Older { path: PathBuf, found: u32 },
     #[error(
         "{path}: the checkpoint belongs to another run ({found}); this run is {expected}. Delete it or change --out"
     )]
@@ -80,6 +88,7 @@ struct Saved {
     cards: u32,
     size: u64,
     max_depth: u32,
+    reach: u8,
     balanced: Vec<Wire>,
     frontier: Vec<Wire>,
 }
@@ -113,6 +122,7 @@ pub fn save(
         cards: cards as u32,
         size: state.size,
         max_depth: state.max_depth,
+        reach: state.reach,
         balanced: state.balanced.iter().map(to_wire).collect(),
         frontier: state.frontier.iter().map(to_wire).collect(),
     };
@@ -147,6 +157,12 @@ pub fn load(path: &Path, fingerprint: &str) -> Result<LevelState, LevelCheckpoin
     let version = u32::from_le_bytes(bytes[8..12].try_into().unwrap());
     if version > VERSION {
         return Err(LevelCheckpointError::Newer {
+            path: path.to_path_buf(),
+            found: version,
+        });
+    }
+    if version < VERSION {
+        return Err(LevelCheckpointError::Older {
             path: path.to_path_buf(),
             found: version,
         });
@@ -186,6 +202,7 @@ pub fn load(path: &Path, fingerprint: &str) -> Result<LevelState, LevelCheckpoin
     Ok(LevelState {
         size: saved.size,
         max_depth: saved.max_depth,
+        reach: saved.reach,
         balanced: nodes(&saved.balanced)?,
         frontier: nodes(&saved.frontier)?,
     })
@@ -211,6 +228,7 @@ mod tests {
         let state = LevelState {
             size: 17,
             max_depth: 2,
+            reach: 1,
             balanced: vec![node("J-/-Q (2)", 2)],
             frontier: vec![node("J-/-Q (2)", 2), node("-J/Q- (1)", 2)],
         };
@@ -232,6 +250,23 @@ mod tests {
         *flipped.last_mut().unwrap() ^= 1;
         std::fs::write(&path, &flipped).unwrap();
         assert!(load(&path, "job a").is_err());
+        // Versions other than this one are refused by name, older (no reach) and newer alike.
+        for (version, older) in [(VERSION - 1, true), (VERSION + 1, false)] {
+            let mut other = bytes.clone();
+            other[8..12].copy_from_slice(&version.to_le_bytes());
+            std::fs::write(&path, &other).unwrap();
+            let e = load(&path, "job a").unwrap_err();
+            assert_eq!(
+                matches!(e, LevelCheckpointError::Older { .. }),
+                older,
+                "{e}"
+            );
+            assert_eq!(
+                matches!(e, LevelCheckpointError::Newer { .. }),
+                !older,
+                "{e}"
+            );
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

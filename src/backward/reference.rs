@@ -83,6 +83,8 @@ pub struct ReferenceClosure {
     pub max_depth: u64,
     /// Balanced positions as strings, sorted.
     pub balanced: Vec<String>,
+    /// The most cards the smaller hand holds in any position found.
+    pub reach: u8,
 }
 
 /// Breadth-first search over predecessors from `seeds` with a visited set of whole positions:
@@ -92,8 +94,10 @@ pub fn closure(seeds: &[Position]) -> ReferenceClosure {
     let mut queue: VecDeque<(Position, u64)> = seen.iter().map(|p| (p.clone(), 0)).collect();
     let mut max_depth = 0;
     let mut balanced = Vec::new();
+    let mut reach = 0;
     while let Some((p, d)) = queue.pop_front() {
         max_depth = max_depth.max(d);
+        reach = reach.max(p.hands[0].len().min(p.hands[1].len()) as u8);
         if p.is_balanced() {
             balanced.push(p.to_string());
         }
@@ -108,5 +112,6 @@ pub fn closure(seeds: &[Position]) -> ReferenceClosure {
         size: seen.len() as u64,
         max_depth,
         balanced,
+        reach,
     }
 }

@@ -19,7 +19,7 @@ use super::progress;
 use crate::ansatz::template::Template;
 use crate::assemble::candidates::Frame;
 use crate::assemble::cluster::{ClusterJob, run_cluster};
-use crate::assemble::records::{FamilyDone, Record, families_of, mirror_cycles};
+use crate::assemble::records::{FamilyDone, Record, families_of, mirror_cycles, upgrade_all};
 use crate::assemble::rest::parse_shape;
 use crate::assemble::{CycleHit, Faces, Plan, UnitDone, merge};
 use crate::backward::closure::Config as ClosureConfig;
@@ -58,7 +58,10 @@ of face kinds to its face slots (--faces assign), or every ordered choice of K p
 (--faces members), so each deck is tested once. With --rest all no library is used: every deck
 that holds the --require piece (last, X marking a face slot of any kind) is tested, with the rest
 of the deck (the other pieces and separators) in every arrangement. Results go to DIR (default results/)
-as JSON lines and a readable summary; a checkpoint there lets --resume finish an interrupted run.")]
+as JSON lines and a readable summary; a checkpoint there lets --resume finish an interrupted run.
+Every cycle's family has a reach, the most cards the smaller hand holds in any of its positions
+(26: it has balanced deals); the summary counts the cycles by reach (reach_histogram) and lists the
+unbalanced cycles that come closest to balance (nearest_unbalanced), even with --balance.")]
 pub struct Args {
     /// Piece library (repeatable). Default: the published 2024 pieces, built in.
     #[arg(long = "library", value_name = "LIB")]
@@ -309,14 +312,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } = start::<Record>(&mode, &ckpt_path, &fingerprint, resume)
         .map_err(|e| BadInput(e.to_string()))?;
     let log = Arc::new(Mutex::new(log));
+    let cfg = ClosureConfig {
+        max_positions: args.max_positions,
+        ..ClosureConfig::default()
+    };
     let mut done_units = Vec::new();
     let mut done_families = BTreeMap::new();
-    for r in previous {
+    for r in pool.install(|| upgrade_all(previous, deck.total(), &cfg)) {
         match r {
             Record::Unit(u) => done_units.push(u),
             Record::Family(f) => {
                 done_families.insert(f.cycle_key, f);
             }
+            Record::FamilyWithoutReach(_) => unreachable!("upgraded"),
         }
     }
     let checkpoint_error: Arc<Mutex<Option<String>>> = Arc::new(Mutex::new(None));
@@ -333,10 +341,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     .get_or_insert(e.to_string());
             }
         }
-    };
-    let cfg = ClosureConfig {
-        max_positions: args.max_positions,
-        ..ClosureConfig::default()
     };
     let total = plan.total_decks().min(limit);
 
@@ -524,14 +528,18 @@ pub(super) fn merge_shards(files: &[ShardFile], out: &Path) -> Result<(Value, Va
     let context: RunContext = decode(&files[0].context, "assemble context")?;
     let mut units = Vec::new();
     let mut families = BTreeMap::new();
+    // Shard files do not record the closure limit: families written before the reach are built
+    // again with the default one (or, when partial, with the limit that stops where they did).
+    let cfg = ClosureConfig::default();
     for f in files {
         let records: Vec<Record> = decode(&f.records, "assemble records")?;
-        for r in records {
+        for r in upgrade_all(records, context.cards, &cfg) {
             match r {
                 Record::Unit(u) => units.push(u),
                 Record::Family(fam) => {
                     families.entry(fam.cycle_key).or_insert(fam);
                 }
+                Record::FamilyWithoutReach(_) => unreachable!("upgraded"),
             }
         }
     }
@@ -554,6 +562,9 @@ pub(super) fn merge_shards(files: &[ShardFile], out: &Path) -> Result<(Value, Va
     let meta: Value = serde_json::from_str(&context.meta).map_err(|_| bad("bad meta"))?;
     Ok((summary, meta))
 }
+
+/// How many of the unbalanced cycles that come closest to balance the summary lists.
+const NEAREST: usize = 10;
 
 /// Builds the summary of finished units and the families of their cycles (in cycle-key order)
 /// and writes the result files.
@@ -603,7 +614,32 @@ fn finish(
                 "closure_size": f.closure_size,
                 "closure_complete": f.complete,
                 "max_depth": f.max_depth,
+                "reach": f.reach,
                 "balanced": f.balanced,
+            })
+        })
+        .collect();
+    // How close the cycles' families come to balance: cycles by reach (largest first), and the
+    // unbalanced cycles that come closest, where a search for new balanced cycles would look.
+    let mut by_reach: BTreeMap<std::cmp::Reverse<u8>, usize> = BTreeMap::new();
+    for (_, f) in &cycles {
+        *by_reach.entry(std::cmp::Reverse(f.reach)).or_default() += 1;
+    }
+    let mut nearest: Vec<&(&CycleHit, &FamilyDone)> = cycles
+        .iter()
+        .filter(|(_, f)| f.balanced.is_empty())
+        .collect();
+    nearest.sort_by_key(|(_, f)| std::cmp::Reverse(f.reach));
+    let nearest: Vec<Value> = nearest
+        .iter()
+        .take(NEAREST)
+        .map(|(hit, f)| {
+            json!({
+                "cycle_id": Position::unpack(hit.cycle_key, ctx.cards).to_string(),
+                "period": hit.period,
+                "reach": f.reach,
+                "closure_size": f.closure_size,
+                "deck": Position::new(hit.deck.clone(), ctx.other.clone(), ctx.to_move).to_string(),
             })
         })
         .collect();
@@ -620,6 +656,11 @@ fn finish(
         "balanced_total": balanced_total,
         "balanced_cycles_with_mirrors": with_mirrors.len(),
         "balanced_total_with_mirrors": with_mirrors.values().sum::<usize>(),
+        "reach_histogram": by_reach
+            .iter()
+            .map(|(r, n)| json!({"reach": r.0, "cycles": n}))
+            .collect::<Vec<_>>(),
+        "nearest_unbalanced": nearest,
         "seconds": started.elapsed().as_secs_f64(),
         "cycles": cycle_json,
     });
@@ -699,20 +740,47 @@ pub(super) fn print_text(out: &mut dyn Write, s: &Value, meta: &Value) -> std::i
         "balanced deals    {} ({} with their mirror images)",
         s["balanced_total"], s["balanced_total_with_mirrors"]
     )?;
+    let reach: Vec<String> = s["reach_histogram"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| format!("{}: {}", r["reach"], r["cycles"]))
+        .collect();
+    writeln!(
+        out,
+        "cycles by reach   {} (reach: the most cards the smaller hand holds in any position of the family)",
+        reach.join(", ")
+    )?;
     writeln!(
         out,
         "seconds           {:.2}",
         s["seconds"].as_f64().unwrap_or(0.0)
     )?;
+    let nearest = s["nearest_unbalanced"].as_array().filter(|n| !n.is_empty());
+    if let Some(nearest) = nearest {
+        writeln!(out)?;
+        writeln!(out, "unbalanced cycles closest to balance:")?;
+        for c in nearest {
+            writeln!(
+                out,
+                "  reach {:>2}  period {:>4}  closure {:>8}  deck {}",
+                c["reach"],
+                c["period"],
+                c["closure_size"],
+                c["deck"].as_str().unwrap_or("")
+            )?;
+        }
+    }
     for c in s["cycles"].as_array().into_iter().flatten() {
         writeln!(out)?;
         writeln!(out, "cycle {}", c["cycle_id"].as_str().unwrap_or(""))?;
         writeln!(
             out,
-            "  period {} tricks; {} decks reach it; closure {} positions{}",
+            "  period {} tricks; {} decks reach it; closure {} positions, reach {}{}",
             c["period"],
             c["decks"],
             c["closure_size"],
+            c["reach"],
             if c["closure_complete"] == true {
                 ""
             } else {

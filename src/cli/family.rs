@@ -50,7 +50,9 @@ Examples:
 
 closure_size counts distinct positions (hands and player to move), the cycle's own included;
 balanced lists the positions whose hands differ by at most one card (26/26 for the standard deck),
-sorted as strings; max_depth is the most tricks any of them stands before the cycle.
+sorted as strings; max_depth is the most tricks any of them stands before the cycle; reach is the
+most cards the smaller hand holds in any of them (26 for the standard deck exactly when there are
+balanced deals; below that, how close to balance the family comes).
 Exit 1 when the game terminates (no cycle) or --max-positions stops the search (partial counts).
 At most every 5 s, at a level boundary, the BFS (next level and totals) is saved atomically to
 FILE.checkpoint beside --out FILE (else results/family-HASH.checkpoint); after Ctrl-C or kill -9
@@ -137,6 +139,7 @@ fn family_json(f: &Family, threads: usize) -> Value {
         "balanced": f.balanced.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
         "balanced_count": f.balanced.len(),
         "max_depth": f.max_depth,
+        "reach": f.reach,
         "deepest": f.deepest.to_string(),
         "complete": f.complete,
         "duplicates": f.duplicates,
@@ -470,6 +473,7 @@ fn report(
         )?;
         writeln!(out, "closure_size  {} positions", f.closure_size)?;
         writeln!(out, "max_depth     {} tricks", f.max_depth)?;
+        writeln!(out, "reach         {} cards in the smaller hand", f.reach)?;
         writeln!(out, "deepest       {}", f.deepest)?;
         writeln!(
             out,

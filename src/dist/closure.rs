@@ -107,6 +107,11 @@ pub fn closure_resumable(
         max_depth: 0,
         deepest: seeds.iter().map(|s| s.node).min_by_key(|n| n.pos),
         balanced: Vec::new(),
+        reach: seeds
+            .iter()
+            .map(|s| s.node.pos.smaller_hand())
+            .max()
+            .unwrap_or(0),
         complete: true,
         duplicates: 0,
     };
@@ -118,12 +123,14 @@ pub fn closure_resumable(
         let mut routed = Vec::new();
         if let Some(st) = saved {
             out.max_depth = st.max_depth;
+            out.reach = st.reach;
             out.deepest = st.frontier.iter().copied().min_by_key(|n| n.pos);
             balanced = st.balanced.clone();
             routed = st.frontier.iter().map(to_wire).collect();
             cards = st.frontier[0].pos.total();
         }
         out.size = broadcast(worker, saved.map_or(0, |st| st.size));
+        out.reach = broadcast(worker, out.reach as u64) as u8;
         cards = broadcast(worker, cards as u64) as usize;
         let mut level: Vec<Node> = Vec::new();
         round(
@@ -169,9 +176,14 @@ pub fn closure_resumable(
             move |w: &Wire| owner(w.0, peers) as u64,
             &mut |w| level.push(from_wire(w, cards)),
         );
-        // Every worker learns the level's size and smallest position.
+        // Every worker learns the level's size, smallest position and reach.
         let min = level.iter().map(|n| n.pos).min().map(|p| p.pack());
-        let stats = (0..peers as u64).map(|t| (t, level.len() as u64, min));
+        let reach = level
+            .iter()
+            .map(|n| n.pos.smaller_hand())
+            .max()
+            .unwrap_or(0);
+        let stats = (0..peers as u64).map(|t| (t, level.len() as u64, min, reach));
         let all = round_collect(worker, stats, |x| x.0);
         let produced: u64 = all.iter().map(|x| x.1).sum();
         if produced == 0 {
@@ -179,6 +191,7 @@ pub fn closure_resumable(
         }
         out.size += produced;
         out.max_depth += 1;
+        out.reach = all.iter().map(|x| x.3).fold(out.reach, u8::max);
         // The smallest key in cycle-id order: keys of one card count compare as positions do.
         let smallest = all
             .iter()
@@ -216,6 +229,7 @@ pub fn closure_resumable(
                     let state = LevelState {
                         size: out.size,
                         max_depth: out.max_depth,
+                        reach: out.reach,
                         balanced: balanced.clone(),
                         frontier: frontier.into_iter().map(|w| from_wire(w, cards)).collect(),
                     };
@@ -367,6 +381,7 @@ mod tests {
             let dist = got.into_iter().flatten().next().unwrap();
             assert_eq!(dist.size, single.size, "{}", info.cycle_id);
             assert_eq!(dist.max_depth, single.max_depth);
+            assert_eq!(dist.reach, single.reach);
             assert_eq!(dist.deepest, single.deepest);
             assert!(dist.complete && single.complete);
             let mut a: Vec<Compact> = dist.balanced.iter().map(|n| n.pos).collect();

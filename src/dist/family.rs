@@ -81,11 +81,13 @@ pub fn merge(parts: impl IntoIterator<Item = Closure>) -> Closure {
         max_depth: 0,
         deepest: None,
         balanced: Vec::new(),
+        reach: 0,
         complete: true,
         duplicates: 0,
     };
     for p in parts {
         out.size += p.size;
+        out.reach = out.reach.max(p.reach);
         out.complete &= p.complete;
         out.duplicates += p.duplicates;
         out.balanced.extend(p.balanced);
@@ -114,6 +116,7 @@ pub struct ClosurePart {
     balanced: Vec<WireNode>,
     complete: bool,
     duplicates: u64,
+    reach: u8,
 }
 
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -146,6 +149,7 @@ impl From<&Closure> for ClosurePart {
             balanced: c.balanced.iter().map(to_wire).collect(),
             complete: c.complete,
             duplicates: c.duplicates,
+            reach: c.reach,
         }
     }
 }
@@ -160,6 +164,7 @@ impl TryFrom<&ClosurePart> for Closure {
             balanced: p.balanced.iter().map(from_wire).collect::<Result<_, _>>()?,
             complete: p.complete,
             duplicates: p.duplicates,
+            reach: p.reach,
         })
     }
 }
@@ -206,6 +211,7 @@ mod tests {
             let merged = merge(parts);
             prop_assert_eq!(merged.size, single.size);
             prop_assert_eq!(merged.max_depth, single.max_depth);
+            prop_assert_eq!(merged.reach, single.reach);
             prop_assert_eq!(merged.deepest, single.deepest);
             prop_assert!(merged.complete);
             prop_assert_eq!(sorted(&merged), sorted(&single));
@@ -221,6 +227,7 @@ mod tests {
             balanced: Vec::new(),
             complete: true,
             duplicates: 0,
+            reach: 0,
         };
         assert_eq!(Closure::try_from(&bad).unwrap_err(), BadPart);
     }
