@@ -125,6 +125,15 @@ struct Part {
     reach: u8,
 }
 
+/// The reach of the seeds alone: every closure counts its seeds.
+pub fn seeds_reach(seeds: &[Seed]) -> u8 {
+    seeds
+        .iter()
+        .map(|s| s.node.pos.smaller_hand())
+        .max()
+        .unwrap_or(0)
+}
+
 /// The backward closure of `seeds`. `progress` receives the number of new positions after each
 /// batch.
 ///
@@ -220,11 +229,7 @@ fn run(
                 } else {
                     Vec::new()
                 },
-                reach: seeds
-                    .iter()
-                    .map(|s| s.node.pos.smaller_hand())
-                    .max()
-                    .unwrap_or(0),
+                reach: seeds_reach(seeds),
                 complete: true,
                 duplicates: 0,
             };

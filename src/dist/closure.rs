@@ -17,7 +17,7 @@ use timely::worker::Worker;
 
 use super::cluster::{Cluster, ClusterError, position, round, round_collect};
 use super::owner::owner;
-use crate::backward::closure::{Closure, Config, Node, Seed};
+use crate::backward::closure::{Closure, Config, Node, Seed, seeds_reach};
 use crate::backward::compact::Compact;
 use crate::backward::family::{
     Family, FamilyError, cycle_positions, cycle_seeds, family_from_closure,
@@ -107,11 +107,7 @@ pub fn closure_resumable(
         max_depth: 0,
         deepest: seeds.iter().map(|s| s.node).min_by_key(|n| n.pos),
         balanced: Vec::new(),
-        reach: seeds
-            .iter()
-            .map(|s| s.node.pos.smaller_hand())
-            .max()
-            .unwrap_or(0),
+        reach: seeds_reach(seeds),
         complete: true,
         duplicates: 0,
     };
