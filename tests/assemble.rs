@@ -411,3 +411,37 @@ fn shard_files_from_before_the_reach_still_merge() {
             .all(|f| (f.reach == 26) != f.balanced.is_empty())
     );
 }
+
+#[test]
+fn runs_in_other_templates_name_theirs() {
+    let dir = tmp("templates");
+    let run = |template: &str| {
+        run_json(&[
+            "assemble",
+            "--template",
+            template,
+            "--deck",
+            "12-4J2Q2K2A",
+            "--require=--X-X",
+            "--rest",
+            "all",
+            "--json",
+            "--out",
+            &dir,
+        ])
+    };
+    let jack = run("templates/jack.txt");
+    let other = run("templates/census/frame-tail2.txt");
+    assert_ne!(jack["decks_tested"], other["decks_tested"]);
+    for (stem, v) in [
+        ("assemble-rest-k3-with-..X.X", &jack),
+        ("assemble-rest-frame-tail2-k3-with-..X.X", &other),
+    ] {
+        let text = std::fs::read_to_string(Path::new(&dir).join(format!("{stem}.jsonl"))).unwrap();
+        let summary: Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+        assert_eq!(
+            summary["summary"]["decks_tested"], v["decks_tested"],
+            "{stem}"
+        );
+    }
+}

@@ -261,8 +261,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
         limit,
         args.max_positions
     );
+    // Runs in other templates than the built-in one name theirs, so they can share a directory.
+    let template_part = if args.template.is_some() && template.name != Template::jack().name {
+        format!("-{}", template.name)
+    } else {
+        String::new()
+    };
     let stem = format!(
-        "assemble-{}-k{}{}{}{}",
+        "assemble-{}{}-k{}{}{}{}",
         if around {
             "rest".to_string()
         } else {
@@ -271,6 +277,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .collect::<Vec<_>>()
                 .join("+")
         },
+        template_part,
         args.pieces,
         if args.faces == Faces::Members {
             "-members"
