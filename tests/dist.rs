@@ -8,7 +8,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::common::{ansatz, stdout};
 
@@ -144,7 +144,11 @@ fn shards_merge_into_the_single_run_answer() {
     for base in [LIMITED, BALANCED] {
         let dir = tmp(&format!("shards-{}", base.len()));
         let (want, got, files) = single_and_merged(base, &dir);
-        same(&answer(got), &answer(want), &format!("merge {base:?}"));
+        same(
+            &answer(got),
+            &answer(want.clone()),
+            &format!("merge {base:?}"),
+        );
         assert!(
             result_files(&dir.join("merged")) == result_files(&dir.join("single")),
             "merged result files differ"
@@ -155,6 +159,34 @@ fn shards_merge_into_the_single_run_answer() {
         assert_eq!(o.status.code(), Some(2));
         assert!(String::from_utf8_lossy(&o.stderr).contains("missing"));
         let o = ansatz(&["merge", &files[0], &files[0], &files[1], &files[2]]);
+        assert_eq!(o.status.code(), Some(2));
+
+        // --partial merges the shards given (here the last two; files are last shard first),
+        // says which, and writes nothing; with every shard it gives the whole answer.
+        let merge_partial = |fs: &[&String]| {
+            let fs: Vec<&str> = fs.iter().map(|f| f.as_str()).collect();
+            run_ok(&with(&["merge", "--partial", "--json"], &fs))
+        };
+        let shard_decks = |f: &String| {
+            let v = merge_partial(&[f]);
+            assert_eq!(v["partial"]["of"], 3);
+            v["decks_tested"].as_u64().unwrap()
+        };
+        let some = merge_partial(&[&files[0], &files[1]]);
+        assert_eq!(some["partial"], json!({"shards": [1, 2], "of": 3}));
+        assert_eq!(
+            some["decks_tested"].as_u64().unwrap(),
+            shard_decks(&files[0]) + shard_decks(&files[1])
+        );
+        assert_eq!(
+            some["decks_tested"].as_u64().unwrap() + shard_decks(&files[2]),
+            want["decks_tested"].as_u64().unwrap()
+        );
+        let mut all = merge_partial(&files.iter().collect::<Vec<_>>());
+        assert_eq!(all["partial"]["shards"], json!([0, 1, 2]));
+        all.as_object_mut().unwrap().remove("partial");
+        same(&answer(all), &answer(want), "partial of every shard");
+        let o = ansatz(&["merge", "--partial", &files[0], &files[0]]);
         assert_eq!(o.status.code(), Some(2));
     }
 }
@@ -700,6 +732,10 @@ fn search_shards_merge_into_the_single_run_answer() {
         );
         let o = ansatz(&["merge", &files[0], &files[1]]);
         assert_eq!(o.status.code(), Some(2));
+        // --partial is for assemble shards only.
+        let o = ansatz(&["merge", "--partial", &files[0], &files[1]]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("--partial"));
     }
     // The cycles really were split over the shards (the test would be weak without them).
     let v = run_ok(&with(

@@ -500,7 +500,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let summary = finish(&context, &args.out, &units, &families, started)?;
+    let summary = finish(&context, Some(&args.out), &units, &families, started)?;
     finish_log()?;
     let mut out = Out::new();
     if args.json {
@@ -528,8 +528,10 @@ fn fingerprint_without_shard(f: &str) -> String {
 }
 
 /// Merges the shard files of one `assemble` run into its single-run answer: the same JSON, the
-/// same result files (in `out`). Returns the summary and the meta of the run.
-pub(super) fn merge_shards(files: &[ShardFile], out: &Path) -> Result<(Value, Value)> {
+/// same result files (in `out`). Returns the summary and the meta of the run. Without `out`, the
+/// files may be some of the shards only (`merge --partial`): the summary then names them and no
+/// result file is written.
+pub(super) fn merge_shards(files: &[ShardFile], out: Option<&Path>) -> Result<(Value, Value)> {
     let started = Instant::now();
     let bad = |what: &str| BadInput(format!("shard file: {what}"));
     let context: RunContext = decode(&files[0].context, "assemble context")?;
@@ -565,7 +567,12 @@ pub(super) fn merge_shards(files: &[ShardFile], out: &Path) -> Result<(Value, Va
                 .ok_or_else(|| bad("a cycle has no family (a shard is incomplete)"))
         })
         .collect::<Result<_, _>>()?;
-    let summary = finish(&context, out, &units, &families, started)?;
+    let mut summary = finish(&context, out, &units, &families, started)?;
+    let count = files[0].shard.count;
+    if out.is_none() || files.len() < count as usize {
+        let shards: Vec<u32> = files.iter().map(|f| f.shard.index).collect();
+        summary["partial"] = json!({"shards": shards, "of": count});
+    }
     let meta: Value = serde_json::from_str(&context.meta).map_err(|_| bad("bad meta"))?;
     Ok((summary, meta))
 }
@@ -577,7 +584,7 @@ const NEAREST: usize = 10;
 /// and writes the result files.
 fn finish(
     ctx: &RunContext,
-    dir: &Path,
+    dir: Option<&Path>,
     units: &[UnitDone],
     families: &[FamilyDone],
     started: Instant,
@@ -671,8 +678,10 @@ fn finish(
         "seconds": started.elapsed().as_secs_f64(),
         "cycles": cycle_json,
     });
-    let meta: Value = serde_json::from_str(&ctx.meta)?;
-    write_results(dir, &ctx.stem, &meta, &summary, units, !ctx.balance)?;
+    if let Some(dir) = dir {
+        let meta: Value = serde_json::from_str(&ctx.meta)?;
+        write_results(dir, &ctx.stem, &meta, &summary, units, !ctx.balance)?;
+    }
     Ok(summary)
 }
 
@@ -763,6 +772,13 @@ pub(super) fn print_text(out: &mut dyn Write, s: &Value, meta: &Value) -> std::i
         "seconds           {:.2}",
         s["seconds"].as_f64().unwrap_or(0.0)
     )?;
+    if let Some(p) = s.get("partial") {
+        writeln!(
+            out,
+            "partial           shards {} of {} only",
+            p["shards"], p["of"]
+        )?;
+    }
     let nearest = s["nearest_unbalanced"].as_array().filter(|n| !n.is_empty());
     if let Some(nearest) = nearest {
         writeln!(out)?;

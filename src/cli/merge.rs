@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use super::output::{BadInput, Out};
-use crate::dist::shard::{decode_part, read_set};
+use crate::dist::shard::{decode_part, read_set, read_some};
 
 /// Merge the shard files of a job array (`--shard I/N`) into the single-run answer.
 #[derive(clap::Args, Debug)]
@@ -23,8 +23,12 @@ Examples:
   ansatz family --shard 0/4 --out fam.json                             # and 1/4, 2/4, 3/4
   ansatz merge fam.json.shard-*-of-4 --json                            # writes fam.json
 
+  ansatz merge --partial results/census/shards/*.bin   # the shards of a job array done so far
+
 Every shard 0..N of one run must be given exactly once; shards of different runs or commands,
-and truncated or foreign files, are refused (exit 2). The merged result files go to --out.")]
+and truncated or foreign files, are refused (exit 2). The merged result files go to --out.
+With --partial (assemble shards only) shards may be missing: the answer covers the shards given,
+says which (partial: shards, of), and writes no result files.")]
 pub struct Args {
     /// Shard files written by `--shard I/N` runs.
     #[arg(required = true, value_name = "FILES")]
@@ -37,15 +41,28 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// Merge the `assemble` shards done so far (others may be missing); prints the answer for
+    /// those shards only and writes no result files.
+    #[arg(long)]
+    partial: bool,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let files = read_set(&args.files).map_err(|e| BadInput(e.to_string()))?;
+    let read = if args.partial { read_some } else { read_set };
+    let files = read(&args.files).map_err(|e| BadInput(e.to_string()))?;
+    if args.partial && files[0].command != "assemble" {
+        return Err(BadInput(format!(
+            "--partial merges shard files of `assemble`, not of `{}`",
+            files[0].command
+        ))
+        .into());
+    }
     let mut out = Out::new();
     match files[0].command.as_str() {
         "assemble" => {
             let dir = args.out.unwrap_or_else(|| PathBuf::from("results"));
-            let (summary, meta) = super::assemble::merge_shards(&files, &dir)?;
+            let dir = (!args.partial).then_some(dir.as_path());
+            let (summary, meta) = super::assemble::merge_shards(&files, dir)?;
             if args.json {
                 out.json(&summary)?;
             } else {

@@ -191,6 +191,16 @@ impl ShardFile {
 /// Reads shard files and checks that they are exactly the shards 0..N of one run (same command,
 /// fingerprint and N; no shard missing or given twice). Returns them in shard order.
 pub fn read_set(paths: &[PathBuf]) -> Result<Vec<ShardFile>, ShardFileError> {
+    read_checked(paths, true)
+}
+
+/// [`read_set`] that lets shards be missing (a job array still running): the files given must
+/// still be distinct shards of one run.
+pub fn read_some(paths: &[PathBuf]) -> Result<Vec<ShardFile>, ShardFileError> {
+    read_checked(paths, false)
+}
+
+fn read_checked(paths: &[PathBuf], every: bool) -> Result<Vec<ShardFile>, ShardFileError> {
     let mut files: Vec<(PathBuf, ShardFile)> = Vec::new();
     for p in paths {
         files.push((p.clone(), ShardFile::read(p)?));
@@ -244,6 +254,9 @@ pub fn read_set(paths: &[PathBuf]) -> Result<Vec<ShardFile>, ShardFileError> {
         }
     }
     let count = first.shard.count;
+    if !every {
+        return Ok(files.into_iter().map(|(_, f)| f).collect());
+    }
     for (i, (_, f)) in files.iter().enumerate() {
         if f.shard.index != i as u32 {
             return Err(ShardFileError::Missing {
