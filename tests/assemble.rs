@@ -355,10 +355,9 @@ fn rest_all_bad_input_exits_2() {
     }
 }
 
-#[test]
-fn rest_all_json_counts_a_small_deck() {
-    let dir = tmp("rest-small");
-    let v = run_json(&[
+/// Every deck of `12-4J2Q2K2A` around `--X-X` (`more`: further arguments), into `dir`.
+fn rest_small(dir: &str, more: &[&str]) -> Value {
+    let base = [
         "assemble",
         "--deck",
         "12-4J2Q2K2A",
@@ -367,8 +366,14 @@ fn rest_all_json_counts_a_small_deck() {
         "all",
         "--json",
         "--out",
-        &dir,
-    ]);
+        dir,
+    ];
+    run_json(&[&base[..], more].concat())
+}
+
+#[test]
+fn rest_all_json_counts_a_small_deck() {
+    let v = rest_small(&tmp("rest-small"), &[]);
     assert_eq!(v["decks_tested"], 356_400);
     assert_eq!(v["non_terminating"], 180);
     assert_eq!(v["cycles_found"], 48);
@@ -415,21 +420,7 @@ fn shard_files_from_before_the_reach_still_merge() {
 #[test]
 fn runs_in_other_templates_name_theirs() {
     let dir = tmp("templates");
-    let run = |template: &str| {
-        run_json(&[
-            "assemble",
-            "--template",
-            template,
-            "--deck",
-            "12-4J2Q2K2A",
-            "--require=--X-X",
-            "--rest",
-            "all",
-            "--json",
-            "--out",
-            &dir,
-        ])
-    };
+    let run = |template: &str| rest_small(&dir, &["--template", template]);
     let jack = run("templates/jack.txt");
     let other = run("templates/census/frame-tail2.txt");
     assert_ne!(jack["decks_tested"], other["decks_tested"]);
