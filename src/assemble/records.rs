@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::candidates::Frame;
 use super::{CycleHit, UnitDone};
 use crate::backward::closure::Config as ClosureConfig;
-use crate::backward::family::{family, family_of_cycle, play_to_cycle};
+use crate::backward::family::{Family, family, family_of_cycle, play_to_cycle};
 use crate::card::Card;
 use crate::position::Position;
 
@@ -69,15 +69,10 @@ impl Record {
         };
         let info = play_to_cycle(&Position::unpack(old.cycle_key, cards))
             .expect("a cycle key is a position of its cycle");
-        let fam = family_of_cycle(info, &cfg, &|_| {});
-        Record::Family(FamilyDone {
-            cycle_key: old.cycle_key,
-            closure_size: fam.closure_size,
-            complete: fam.complete,
-            max_depth: fam.max_depth,
-            balanced: fam.balanced.iter().map(|p| p.to_string()).collect(),
-            reach: fam.reach,
-        })
+        Record::Family(FamilyDone::of(
+            old.cycle_key,
+            &family_of_cycle(info, &cfg, &|_| {}),
+        ))
     }
 }
 
@@ -94,13 +89,20 @@ pub fn upgrade_all(records: Vec<Record>, cards: usize, cfg: &ClosureConfig) -> V
 pub fn family_done(key: u128, deck: &[Card], frame: &Frame, cfg: &ClosureConfig) -> FamilyDone {
     let pos = Position::new(deck.to_vec(), frame.other.clone(), frame.to_move);
     let fam = family(&pos, cfg, &|_| {}).expect("the deck was seen to cycle");
-    FamilyDone {
-        cycle_key: key,
-        closure_size: fam.closure_size,
-        complete: fam.complete,
-        max_depth: fam.max_depth,
-        balanced: fam.balanced.iter().map(|p| p.to_string()).collect(),
-        reach: fam.reach,
+    FamilyDone::of(key, &fam)
+}
+
+impl FamilyDone {
+    /// What `fam`, the family of the cycle `key`, contributes to the result.
+    fn of(key: u128, fam: &Family) -> FamilyDone {
+        FamilyDone {
+            cycle_key: key,
+            closure_size: fam.closure_size,
+            complete: fam.complete,
+            max_depth: fam.max_depth,
+            balanced: fam.balanced.iter().map(|p| p.to_string()).collect(),
+            reach: fam.reach,
+        }
     }
 }
 
