@@ -1,5 +1,6 @@
 //! Candidates per second of the piece enumeration: prefix sharing against the naive checker (one
-//! game per candidate), single-threaded, on the jack template.
+//! game per candidate), single-threaded, on the jack template; with AVX-512, also with the
+//! candidates' games in the 64-card lanes.
 
 use std::hint::black_box;
 
@@ -25,10 +26,19 @@ fn enumerate(c: &mut Criterion) {
     g.bench_function("prefix_sharing", |b| {
         b.iter(|| {
             (0..e.ranges())
-                .map(|i| black_box(e.run_range(i)).len())
+                .map(|i| black_box(e.run_range_with(i, false)).len())
                 .sum::<usize>()
         })
     });
+    if ansatz::engine::lanes64::available() {
+        g.bench_function("prefix_sharing_lanes64", |b| {
+            b.iter(|| {
+                (0..e.ranges())
+                    .map(|i| black_box(e.run_range_with(i, true)).len())
+                    .sum::<usize>()
+            })
+        });
+    }
     g.bench_function("naive", |b| {
         b.iter(|| {
             (0..e.ranges())

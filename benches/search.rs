@@ -78,6 +78,57 @@ fn lanes(c: &mut Criterion) {
     g.finish();
 }
 
+/// Whole games of random 26/26 deals of the standard deck: the 64-card lanes (AVX-512 only)
+/// against the bitboard engine.
+fn lanes64(c: &mut Criterion) {
+    use ansatz::engine::lanes64::{Deal64, Lanes64, available};
+    let mut rng = ansatz::rng::SplitMix64::new(5);
+    let deals: Vec<Vec<u8>> = (0..4096)
+        .map(|_| {
+            let mut d = vec![0u8; 36];
+            d.extend([1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4]);
+            for i in (1..d.len()).rev() {
+                d.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+            d
+        })
+        .collect();
+    let mut g = c.benchmark_group("games of the standard deck");
+    g.throughput(Throughput::Elements(deals.len() as u64));
+    if available() {
+        let games: Vec<Deal64> = deals
+            .iter()
+            .map(|d| Deal64::from_hands(&d[..26], &d[26..], 0))
+            .collect();
+        g.bench_function("lanes64", |b| {
+            let mut lanes = Lanes64::default();
+            b.iter(|| {
+                let mut cards = 0;
+                lanes.run(&games, 5000, |_, f| {
+                    if let ansatz::search::lanes::Finish::Won { cards: c, .. } = f {
+                        cards += c
+                    }
+                });
+                cards
+            })
+        });
+    }
+    g.bench_function("bitboard engine", |b| {
+        b.iter(|| {
+            let mut cards = 0;
+            for d in &deals {
+                if let ansatz::engine::Outcome::Terminates { cards: c, .. } =
+                    play_state(&Small::from_hands(&d[..26], &d[26..], 0))
+                {
+                    cards += c
+                }
+            }
+            cards
+        })
+    });
+    g.finish();
+}
+
 fn random(c: &mut Criterion) {
     let mut g = c.benchmark_group("random standard deals");
     g.throughput(Throughput::Elements(4096));
@@ -102,5 +153,5 @@ fn random(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, exhaustive, lanes, random);
+criterion_group!(benches, exhaustive, lanes, lanes64, random);
 criterion_main!(benches);

@@ -15,6 +15,7 @@ use crate::card::{Card, KINDS, NUMBER};
 use crate::engine::cycle;
 use crate::engine::fast::Small;
 
+use super::batch::Batch;
 use super::lazy::{Game, Ring, Stop};
 use super::template::Template;
 
@@ -228,7 +229,15 @@ impl Enumerator {
 
     /// The pieces of range `i`, in depth-first order (number first, then faces by penalty; shorter
     /// before its extensions).
+    /// Fully chosen candidates are played eight at a time in the 64-card lanes when the
+    /// processor has AVX-512, else one by one.
     pub fn run_range(&self, i: usize) -> Vec<Vec<Card>> {
+        self.run_range_with(i, crate::engine::lanes64::available())
+    }
+
+    /// [`Self::run_range`] with the lanes or not (`lanes` is ignored without AVX-512): the same
+    /// pieces either way; tests and benchmarks compare the two.
+    pub fn run_range_with(&self, i: usize, lanes: bool) -> Vec<Vec<Card>> {
         let (lo, hi) = self.bounds(i);
         let mut found = Vec::new();
         if self.root_stop == Stop::End || lo > hi {
@@ -243,7 +252,11 @@ impl Enumerator {
                 return found;
             }
         }
-        self.dfs(&g, lo, hi, &mut path, &mut found);
+        let mut batch = if lanes { Batch::new() } else { None };
+        self.dfs(&g, lo, hi, &mut path, &mut found, &mut batch);
+        if let Some(b) = &mut batch {
+            b.flush(&mut found);
+        }
         found
     }
 
@@ -266,7 +279,9 @@ impl Enumerator {
         found
     }
 
-    /// `g` waits for a TEST decision with `path` chosen so far.
+    /// `g` waits for a TEST decision with `path` chosen so far. Candidates go through `batch`
+    /// when there is one (their pieces reach `found` when it is flushed, still in depth-first
+    /// order), else they are finished one by one.
     fn dfs(
         &self,
         g: &Game,
@@ -274,10 +289,22 @@ impl Enumerator {
         hi: usize,
         path: &mut Vec<Card>,
         found: &mut Vec<Vec<Card>>,
+        batch: &mut Option<Batch>,
     ) {
         let len = g.len as usize;
-        if len >= lo && g.close_and_finish(self.th) {
-            found.push(path.clone());
+        if len >= lo {
+            match batch {
+                Some(b) => {
+                    if let Some(deal) = g.close_to_deal(self.th) {
+                        b.push(deal, path, found);
+                    }
+                }
+                None => {
+                    if g.close_and_finish(self.th) {
+                        found.push(path.clone());
+                    }
+                }
+            }
         }
         if len == hi {
             return;
@@ -292,7 +319,7 @@ impl Enumerator {
                 continue;
             }
             path.push(c);
-            self.dfs(&child, lo, hi, path, found);
+            self.dfs(&child, lo, hi, path, found, batch);
             path.pop();
         }
     }

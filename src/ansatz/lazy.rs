@@ -10,6 +10,7 @@
 use crate::card::{Card, KINDS, NUMBER};
 use crate::engine::cycle;
 use crate::engine::fast::Small;
+use crate::engine::lanes64::Deal64;
 
 /// A ring of at most 64 cards, top first; `head` wraps freely (64 divides 256).
 #[derive(Clone, Copy)]
@@ -161,6 +162,29 @@ impl Game {
                 let nb = self.hands[1].write_to(&mut b);
                 let state = Small::from_hands(&a[..na], &b[..nb], self.p);
                 !cycle::terminates(&state)
+            }
+        }
+    }
+
+    /// Ends TEST and plays on to the next trick boundary: the position there in the lanes' form,
+    /// or `None` when the game ends first.
+    #[inline]
+    pub(super) fn close_to_deal(mut self, th: usize) -> Option<Deal64> {
+        self.open = false;
+        match self.run(th) {
+            Stop::End => None,
+            Stop::NeedTest => unreachable!("TEST is closed"),
+            Stop::Boundary => {
+                let mut d = Deal64 {
+                    next: u32::from(self.p),
+                    ..Deal64::default()
+                };
+                for (p, r) in self.hands.iter().enumerate() {
+                    d.set_hand(p, r.len as usize, |i| {
+                        r.buf[(r.head.wrapping_add(i as u8) & 63) as usize]
+                    });
+                }
+                Some(d)
             }
         }
     }

@@ -4,11 +4,13 @@
 //! - [`bits`]: the bitboard engine for decks of up to 64 cards (a few bit operations per face card).
 //! - [`fast`]: the engine layouts and the per-card ring engine (any size), no allocation in the trick loop.
 //! - [`cycle`]: exact cycle detection (Brent) over the fast engine's states.
+//! - [`lanes64`]: eight whole-deck games at a time in AVX-512 registers, for batches of candidates.
 //! - [`trace`]: every position at trick boundaries, for `ansatz play --trace`.
 
 pub mod bits;
 pub mod cycle;
 pub mod fast;
+pub mod lanes64;
 pub mod multi;
 pub mod reference;
 pub mod trace;

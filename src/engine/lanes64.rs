@@ -1,0 +1,494 @@
+//! Lockstep lanes for whole decks (up to 64 cards): eight games at a time in AVX-512 registers,
+//! one `u64` lane each, from a trick boundary to their end or a trick limit.
+//!
+//! The same moves as the 16-lane `u32` engine of `search/lanes_avx512.rs` (read that file's
+//! notes first), widened so that a hand can hold every card of a standard deck. A hand is three
+//! bit planes, bit `i` for its card `i` (top first): `faces` is set for penalty cards, `lo` and
+//! `hi` hold the penalty less one. Every lane computes every case of a move (a lead phase, one
+//! payment, or the end of a payment and the taking of the pile) and selects its own, so a coin
+//! toss costs no mispredicted branch. The piece enumeration (`ansatz/enumerate.rs`) hands its
+//! fully chosen candidates here in batches; games still going at the limit (the cycling ones, and
+//! very long terminating ones) go back to the exact cycle engine. `tests` hold the lanes to the
+//! reference engine game by game.
+
+use crate::card::Card;
+use crate::search::lanes::Finish;
+
+/// A position at a trick boundary in the lanes' form.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Deal64 {
+    pub faces: [u64; 2],
+    pub lo: [u64; 2],
+    pub hi: [u64; 2],
+    pub len: [u32; 2],
+    /// The player to move (0 or 1).
+    pub next: u32,
+}
+
+impl Deal64 {
+    /// From two hands of penalties (0 number card, 1..=4 J Q K A), top first; at most 64 cards
+    /// each.
+    pub fn from_hands(h0: &[Card], h1: &[Card], next: u8) -> Deal64 {
+        let mut d = Deal64 {
+            next: u32::from(next),
+            ..Deal64::default()
+        };
+        for (p, h) in [h0, h1].into_iter().enumerate() {
+            d.set_hand(p, h.len(), |i| h[i]);
+        }
+        d
+    }
+
+    /// Sets hand `p` to the `len` cards `card(0)`, `card(1)`, ... (top first).
+    #[inline]
+    pub fn set_hand(&mut self, p: usize, len: usize, card: impl Fn(usize) -> Card) {
+        assert!(len <= 64, "a lane hand holds at most 64 cards");
+        let (mut faces, mut lo, mut hi) = (0u64, 0u64, 0u64);
+        for i in 0..len {
+            let c = u64::from(card(i));
+            let face = u64::from(c != 0);
+            let k = c.wrapping_sub(1) & face.wrapping_neg();
+            faces |= face << i;
+            lo |= (k & 1) << i;
+            hi |= (k >> 1 & 1) << i;
+        }
+        self.faces[p] = faces;
+        self.lo[p] = lo;
+        self.hi[p] = hi;
+        self.len[p] = len as u32;
+    }
+
+    /// Hand `p` as penalties, top first.
+    pub fn hand(&self, p: usize) -> Vec<Card> {
+        (0..self.len[p])
+            .map(|i| {
+                if self.faces[p] >> i & 1 == 1 {
+                    (1 + (self.lo[p] >> i & 1) + 2 * (self.hi[p] >> i & 1)) as Card
+                } else {
+                    0
+                }
+            })
+            .collect()
+    }
+
+    /// Whether the game is over before its first move (a hand is empty), and its winner.
+    fn over_at_start(&self) -> Option<Finish> {
+        (self.len[0] == 0 || self.len[1] == 0).then(|| Finish::Won {
+            winner: u8::from(self.len[1] > 0),
+            tricks: 0,
+            cards: 0,
+        })
+    }
+}
+
+/// Whether this processor runs the lanes (AVX-512; elsewhere callers play games one by one).
+pub fn available() -> bool {
+    crate::search::lanes::Isa::get() == crate::search::lanes::Isa::Avx512
+}
+
+/// Scratch of the lanes, reused between batches.
+#[derive(Default)]
+pub struct Lanes64 {
+    #[cfg(target_arch = "x86_64")]
+    soa: Soa,
+    #[cfg(target_arch = "x86_64")]
+    out: Out,
+}
+
+impl Lanes64 {
+    /// Plays every game of `games` until it ends or has played `limit` tricks, and reports each
+    /// with `done(index in games, finish)`, in no particular order.
+    ///
+    /// # Panics
+    /// When the processor lacks AVX-512 ([`available`] is false).
+    pub fn run(&mut self, games: &[Deal64], limit: u32, done: impl FnMut(usize, Finish)) {
+        assert!(available(), "the 64-card lanes need AVX-512");
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the processor has the features (checked by `available`, i.e. `Isa::get`).
+        unsafe {
+            self.run_avx512(games, limit, done)
+        }
+    }
+}
+
+/// The games of a batch, structure of arrays, the hand of the player to act first (`a`).
+#[cfg(target_arch = "x86_64")]
+#[derive(Default)]
+struct Soa {
+    fa: Vec<u64>,
+    fb: Vec<u64>,
+    la: Vec<u64>,
+    lb: Vec<u64>,
+    ha: Vec<u64>,
+    hb: Vec<u64>,
+    na: Vec<u64>,
+    nb: Vec<u64>,
+    who: Vec<u64>,
+    slot: Vec<u64>,
+}
+
+/// Results of stopped lanes, in the order they stopped.
+#[cfg(target_arch = "x86_64")]
+#[derive(Default)]
+struct Out {
+    slot: Vec<u64>,
+    winner: Vec<u64>,
+    tricks: Vec<u64>,
+    cards: Vec<u64>,
+    last: Vec<u64>,
+    ended: Vec<u64>,
+}
+
+/// Grows `v` to hold `len` values (old values need no clearing: every place read is written
+/// first).
+#[cfg(target_arch = "x86_64")]
+fn room(v: &mut Vec<u64>, len: usize) {
+    if v.len() < len {
+        v.resize(len, 0);
+    }
+}
+
+/// Idle lanes (of 8) that trigger a refill.
+#[cfg(target_arch = "x86_64")]
+const REFILL: u32 = 2;
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::*;
+
+    /// `64 - lzcnt(!x & (x - 1))`: the trailing zeros of each lane, 64 for 0.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512cd")]
+    pub(super) fn tz(x: __m512i, one: __m512i, c64: __m512i) -> __m512i {
+        let below = _mm512_andnot_si512(x, _mm512_sub_epi64(x, one));
+        _mm512_sub_epi64(c64, _mm512_lzcnt_epi64(below))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Lanes64 {
+    #[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt")]
+    unsafe fn run_avx512(
+        &mut self,
+        games: &[Deal64],
+        limit: u32,
+        mut done: impl FnMut(usize, Finish),
+    ) {
+        use std::arch::x86_64::*;
+        let soa = &mut self.soa;
+        let pad = games.len() + 8;
+        for v in [
+            &mut soa.fa,
+            &mut soa.fb,
+            &mut soa.la,
+            &mut soa.lb,
+            &mut soa.ha,
+            &mut soa.hb,
+            &mut soa.na,
+            &mut soa.nb,
+            &mut soa.who,
+            &mut soa.slot,
+        ] {
+            room(v, pad);
+        }
+        let mut total = 0;
+        for (i, g) in games.iter().enumerate() {
+            if let Some(finish) = g.over_at_start() {
+                done(i, finish);
+                continue;
+            }
+            let a = g.next as usize & 1;
+            let b = a ^ 1;
+            soa.fa[total] = g.faces[a];
+            soa.fb[total] = g.faces[b];
+            soa.la[total] = g.lo[a];
+            soa.lb[total] = g.lo[b];
+            soa.ha[total] = g.hi[a];
+            soa.hb[total] = g.hi[b];
+            soa.na[total] = u64::from(g.len[a]);
+            soa.nb[total] = u64::from(g.len[b]);
+            soa.who[total] = a as u64;
+            soa.slot[total] = i as u64;
+            total += 1;
+        }
+        let out = &mut self.out;
+        for v in [
+            &mut out.slot,
+            &mut out.winner,
+            &mut out.tricks,
+            &mut out.cards,
+            &mut out.last,
+            &mut out.ended,
+        ] {
+            room(v, total + 8);
+        }
+        let mut stopped_count = 0usize;
+        // SAFETY (whole block): every expand-load reads at most 8 values from index `next` <=
+        // total of an array padded to total + 8; every compress-store writes at most 8 values at
+        // `stopped_count` < total into an array of total + 8.
+        unsafe {
+            use avx512::tz;
+            let zero = _mm512_setzero_si512();
+            let one = _mm512_set1_epi64(1);
+            let c64 = _mm512_set1_epi64(64);
+            let vlimit = _mm512_set1_epi64(i64::from(limit));
+            let ld = |v: &Vec<u64>, at: usize, m: __mmask8, old: __m512i| {
+                _mm512_mask_expandloadu_epi64(old, m, v.as_ptr().add(at) as *const i64)
+            };
+            let first = total.min(8);
+            let mut active: __mmask8 = if first == 8 {
+                0xFF
+            } else {
+                ((1u32 << first) - 1) as u8
+            };
+            let m = active;
+            let (mut fa, mut fb) = (ld(&soa.fa, 0, m, zero), ld(&soa.fb, 0, m, zero));
+            let (mut la, mut lb) = (ld(&soa.la, 0, m, zero), ld(&soa.lb, 0, m, zero));
+            let (mut ha, mut hb) = (ld(&soa.ha, 0, m, zero), ld(&soa.hb, 0, m, zero));
+            let (mut na, mut nb) = (ld(&soa.na, 0, m, zero), ld(&soa.nb, 0, m, zero));
+            let (mut who, mut slot) = (ld(&soa.who, 0, m, zero), ld(&soa.slot, 0, m, zero));
+            // Every game starts at a trick boundary: empty pile, no debt.
+            let (mut pf, mut pl, mut ph) = (zero, zero, zero);
+            let (mut n, mut debt) = (zero, zero);
+            let mut tricks = zero;
+            let mut cards = zero;
+            let mut next = first;
+            while active != 0 {
+                let na_old = na;
+                let lead = _mm512_cmpeq_epi64_mask(debt, zero);
+                let tza = tz(fa, one, c64);
+                let za = _mm512_min_epu64(tza, na);
+                let zb = _mm512_min_epu64(tz(fb, one, c64), nb);
+                let sa = _mm512_add_epi64(za, za);
+                let sb = _mm512_add_epi64(_mm512_add_epi64(zb, zb), one);
+                let b_first = _mm512_cmplt_epu64_mask(sb, sa);
+                let step = _mm512_min_epu64(sa, sb);
+                let idx = _mm512_srli_epi64(step, 1);
+                let lx = _mm512_mask_blend_epi64(b_first, na, nb);
+                let lead_end = _mm512_cmpge_epu64_mask(idx, lx);
+                let face = _mm512_cmplt_epu64_mask(tza, _mm512_min_epu64(debt, na));
+                let from_b = lead & b_first;
+                let j = _mm512_mask_blend_epi64(lead, tza, idx);
+                let lo = _mm512_mask_blend_epi64(from_b, la, lb);
+                let hi = _mm512_mask_blend_epi64(from_b, ha, hb);
+                let klo = _mm512_and_si512(_mm512_srlv_epi64(lo, j), one);
+                let khi = _mm512_and_si512(_mm512_srlv_epi64(hi, j), one);
+                let c = _mm512_add_epi64(_mm512_add_epi64(klo, _mm512_add_epi64(khi, khi)), one);
+                let short = _mm512_cmplt_epu64_mask(na, debt);
+                let pay_end = !lead & !face & short;
+                let face = !lead & face;
+                let complete = !lead & !face & !pay_end;
+                let lead_face = lead & !lead_end;
+                let put = lead_face | face;
+                let at = _mm512_add_epi64(n, _mm512_mask_blend_epi64(lead, tza, step));
+                // Cards a and b give up: the lead phase's alternate runs (the stopping card to
+                // its player), a payment up to its penalty card, or the whole debt.
+                let half_up = _mm512_srli_epi64(_mm512_add_epi64(step, one), 1);
+                let pop_a_lead = _mm512_mask_add_epi64(half_up, !b_first, half_up, one);
+                let pop_a_pay = _mm512_mask_blend_epi64(face, debt, _mm512_add_epi64(tza, one));
+                let pop_a = _mm512_mask_blend_epi64(lead, pop_a_pay, pop_a_lead);
+                let pop_b_lead = _mm512_mask_add_epi64(idx, b_first, idx, one);
+                let pop_b = _mm512_maskz_mov_epi64(lead, pop_b_lead);
+                let fa2 = _mm512_srlv_epi64(fa, pop_a);
+                let la2 = _mm512_srlv_epi64(la, pop_a);
+                let ha2 = _mm512_srlv_epi64(ha, pop_a);
+                let na2 = _mm512_sub_epi64(na, pop_a);
+                let fb2 = _mm512_srlv_epi64(fb, pop_b);
+                let lb2 = _mm512_srlv_epi64(lb, pop_b);
+                let hb2 = _mm512_srlv_epi64(hb, pop_b);
+                let nb2 = _mm512_sub_epi64(nb, pop_b);
+                let bit = _mm512_maskz_sllv_epi64(put, one, at);
+                let pf2 = _mm512_or_si512(pf, bit);
+                let klo_m = _mm512_cmpeq_epi64_mask(klo, one);
+                let khi_m = _mm512_cmpeq_epi64_mask(khi, one);
+                let pl2 = _mm512_mask_or_epi64(pl, klo_m, pl, bit);
+                let ph2 = _mm512_mask_or_epi64(ph, khi_m, ph, bit);
+                let n2 = _mm512_mask_blend_epi64(
+                    put,
+                    _mm512_add_epi64(n, debt),
+                    _mm512_add_epi64(at, one),
+                );
+                // A finished payment: b takes the pile and leads.
+                let fb3 = _mm512_mask_or_epi64(fb2, complete, fb2, _mm512_sllv_epi64(pf2, nb2));
+                let lb3 = _mm512_mask_or_epi64(lb2, complete, lb2, _mm512_sllv_epi64(pl2, nb2));
+                let hb3 = _mm512_mask_or_epi64(hb2, complete, hb2, _mm512_sllv_epi64(ph2, nb2));
+                let nb3 = _mm512_mask_add_epi64(nb2, complete, nb2, n2);
+                tricks = _mm512_mask_add_epi64(tricks, complete, tricks, one);
+                cards = _mm512_mask_add_epi64(cards, complete, cards, n2);
+                pf = _mm512_maskz_mov_epi64(!complete, pf2);
+                pl = _mm512_maskz_mov_epi64(!complete, pl2);
+                ph = _mm512_maskz_mov_epi64(!complete, ph2);
+                let n_old = n;
+                n = _mm512_maskz_mov_epi64(!complete, n2);
+                debt = _mm512_maskz_mov_epi64(!complete, c);
+                let swap = (lead_face & !b_first) | face | complete;
+                fa = _mm512_mask_blend_epi64(swap, fa2, fb3);
+                fb = _mm512_mask_blend_epi64(swap, fb3, fa2);
+                la = _mm512_mask_blend_epi64(swap, la2, lb3);
+                lb = _mm512_mask_blend_epi64(swap, lb3, la2);
+                ha = _mm512_mask_blend_epi64(swap, ha2, hb3);
+                hb = _mm512_mask_blend_epi64(swap, hb3, ha2);
+                na = _mm512_mask_blend_epi64(swap, na2, nb3);
+                nb = _mm512_mask_blend_epi64(swap, nb3, na2);
+                let who_old = who;
+                who = _mm512_mask_xor_epi64(who, swap, who, one);
+                let over = complete & _mm512_cmpeq_epi64_mask(na2, zero);
+                let ended = (lead & lead_end) | pay_end | over;
+                let long = _mm512_cmpge_epu64_mask(tricks, vlimit);
+                let stopped = (ended | long) & active;
+                if stopped == 0 {
+                    continue;
+                }
+                // Results of the stopped lanes, in lane order.
+                let winner_is_a = lead & lead_end & b_first;
+                let winner = _mm512_mask_xor_epi64(who_old, !winner_is_a, who_old, one);
+                let last_lead = _mm512_add_epi64(n_old, step);
+                let last_pay = _mm512_maskz_add_epi64(pay_end, n_old, na_old);
+                let last = _mm512_mask_blend_epi64(lead, last_pay, last_lead);
+                let ended_v = _mm512_maskz_mov_epi64(ended, one);
+                let at_out = stopped_count;
+                let cs = |v: &mut Vec<u64>, x: __m512i| {
+                    _mm512_mask_compressstoreu_epi64(
+                        v.as_mut_ptr().add(at_out) as *mut i64,
+                        stopped,
+                        x,
+                    )
+                };
+                cs(&mut out.slot, slot);
+                cs(&mut out.winner, winner);
+                cs(&mut out.tricks, tricks);
+                cs(&mut out.cards, cards);
+                cs(&mut out.last, last);
+                cs(&mut out.ended, ended_v);
+                stopped_count += stopped.count_ones() as usize;
+                active &= !stopped;
+                // Refill idle lanes with the next games, in lane order, once REFILL of them wait
+                // (or none is left playing): a refill's expand-loads cost more than the moves a
+                // few idle lanes waste meanwhile.
+                let idle = !active;
+                let k = idle.count_ones();
+                if next == total || (k < REFILL && active != 0) {
+                    continue;
+                }
+                let fresh = (k as usize).min(total - next);
+                let refill = if fresh == k as usize {
+                    idle
+                } else {
+                    // The lowest `fresh` idle lanes.
+                    let mut m = idle;
+                    let mut keep = 0u8;
+                    for _ in 0..fresh {
+                        keep |= m & m.wrapping_neg();
+                        m &= m - 1;
+                    }
+                    keep
+                };
+                active |= refill;
+                let r = refill;
+                fa = ld(&soa.fa, next, r, fa);
+                fb = ld(&soa.fb, next, r, fb);
+                la = ld(&soa.la, next, r, la);
+                lb = ld(&soa.lb, next, r, lb);
+                ha = ld(&soa.ha, next, r, ha);
+                hb = ld(&soa.hb, next, r, hb);
+                na = ld(&soa.na, next, r, na);
+                nb = ld(&soa.nb, next, r, nb);
+                who = ld(&soa.who, next, r, who);
+                slot = ld(&soa.slot, next, r, slot);
+                pf = _mm512_maskz_mov_epi64(!r, pf);
+                pl = _mm512_maskz_mov_epi64(!r, pl);
+                ph = _mm512_maskz_mov_epi64(!r, ph);
+                n = _mm512_maskz_mov_epi64(!r, n);
+                debt = _mm512_maskz_mov_epi64(!r, debt);
+                tricks = _mm512_maskz_mov_epi64(!r, tricks);
+                cards = _mm512_maskz_mov_epi64(!r, cards);
+                next += fresh;
+            }
+        }
+        let o = &self.out;
+        for i in 0..stopped_count {
+            let finish = Finish::of_lane(
+                o.ended[i] == 1,
+                o.winner[i] as u32,
+                o.tricks[i] as u32,
+                o.cards[i] as u32,
+                o.last[i] as u32,
+            );
+            done(o.slot[i] as usize, finish);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Outcome;
+    use crate::engine::reference;
+
+    /// Every lane result against the reference engine, on random positions of up to 64 cards
+    /// (and of exactly 52), in batches of several sizes so that refills run short and long.
+    #[test]
+    fn lanes64_agree_with_the_reference_engine() {
+        if !available() {
+            eprintln!("no AVX-512 here: the 64-card lanes are not used, nothing to check");
+            return;
+        }
+        let mut positions = crate::search::lanes::random_positions(7, 6_000, 64);
+        positions.extend(
+            crate::search::lanes::random_positions(8, 3_000, 52)
+                .into_iter()
+                .map(|p| {
+                    let mut cards: Vec<Card> =
+                        p.hands[0].iter().chain(&p.hands[1]).copied().collect();
+                    cards.resize(52, 0);
+                    let split = p.hands[0].len().min(52);
+                    crate::position::Position::new(
+                        cards[..split].to_vec(),
+                        cards[split..].to_vec(),
+                        p.to_move,
+                    )
+                }),
+        );
+        let games: Vec<Deal64> = positions
+            .iter()
+            .map(|p| Deal64::from_hands(&p.hands[0], &p.hands[1], p.to_move))
+            .collect();
+        for (g, p) in games.iter().zip(&positions) {
+            assert_eq!(
+                (g.hand(0), g.hand(1)),
+                (p.hands[0].clone(), p.hands[1].clone())
+            );
+        }
+        let mut lanes = Lanes64::default();
+        for batch in [1, 3, 8, 9, 100, 4096] {
+            for (c, chunk) in games.chunks(batch).enumerate() {
+                let mut seen = vec![false; chunk.len()];
+                lanes.run(chunk, 2000, |i, f| {
+                    assert!(!seen[i], "reported twice");
+                    seen[i] = true;
+                    let pos = &positions[c * batch + i];
+                    match (reference::play(pos), f) {
+                        (
+                            Outcome::Terminates {
+                                winner,
+                                tricks,
+                                cards,
+                            },
+                            Finish::Won {
+                                winner: w,
+                                tricks: t,
+                                cards: k,
+                            },
+                        ) => assert_eq!((winner, tricks, cards), (w, t, k), "{pos}"),
+                        (Outcome::Terminates { tricks, .. }, Finish::TooLong) => {
+                            assert!(tricks >= 2000, "{pos}")
+                        }
+                        (Outcome::Cycle(_), Finish::TooLong) => {}
+                        (want, got) => panic!("{pos}: {want:?} vs {got:?}"),
+                    }
+                });
+                assert!(seen.iter().all(|&s| s), "every game reported");
+            }
+        }
+    }
+}
