@@ -180,9 +180,7 @@ impl Game {
                     ..Deal64::default()
                 };
                 for (p, r) in self.hands.iter().enumerate() {
-                    d.set_hand(p, r.len as usize, |i| {
-                        r.buf[(r.head.wrapping_add(i as u8) & 63) as usize]
-                    });
+                    d.set_hand_ring(p, &r.buf, r.head, r.len);
                 }
                 Some(d)
             }
