@@ -436,3 +436,36 @@ fn runs_in_other_templates_name_theirs() {
         );
     }
 }
+
+/// `ANSATZ_ISA` decides whether decks are played in the 64-card lanes (AVX-512) or one by one;
+/// the answer is the same either way, for library assemblies and for every deck around a piece.
+#[test]
+fn assemble_answer_does_not_depend_on_the_isa() {
+    let run = |isa: &str, args: &[&str]| {
+        let dir = tmp(&format!("isa-{isa}"));
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_ansatz"))
+            .args(args)
+            .args(["--json", "--quiet", "--out", &dir])
+            .env("ANSATZ_ISA", isa)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let _ = std::fs::remove_dir_all(&dir);
+        strip_seconds(serde_json::from_str(&stdout(&o)).unwrap())
+    };
+    for args in [
+        &["assemble", "--limit", "300000", "--balance"][..],
+        &[
+            "assemble",
+            "--deck",
+            "12-4J2Q2K2A",
+            "--require=--X-X",
+            "--rest",
+            "all",
+        ][..],
+    ] {
+        let best = run("avx512", args);
+        assert!(best["non_terminating"].as_u64().unwrap() > 0, "{args:?}");
+        assert_eq!(run("avx2", args), best, "{args:?}");
+    }
+}

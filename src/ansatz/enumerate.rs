@@ -14,10 +14,11 @@
 use crate::card::{Card, KINDS, NUMBER};
 use crate::engine::cycle;
 use crate::engine::fast::Small;
+use crate::engine::lanes64::Deal64;
 
-use super::batch::Batch;
 use super::lazy::{Game, Ring, Stop};
 use super::template::Template;
+use crate::engine::batch64::Batch;
 
 /// What to enumerate: every sequence of `min_len..=max_len` cards over number cards and `kinds`,
 /// with at most `max_faces` face cards and at most `max_per_kind` of each face kind.
@@ -255,7 +256,7 @@ impl Enumerator {
         let mut batch = if lanes { Batch::new() } else { None };
         self.dfs(&g, lo, hi, &mut path, &mut found, &mut batch);
         if let Some(b) = &mut batch {
-            b.flush(&mut found);
+            b.flush(|g, test| pieces_of_long(g, test, &mut found));
         }
         found
     }
@@ -295,8 +296,10 @@ impl Enumerator {
         if len >= lo {
             match batch {
                 Some(b) => {
-                    if let Some(deal) = g.close_to_deal(self.th) {
-                        b.push(deal, path, found);
+                    if let Some(deal) = g.close_to_deal(self.th)
+                        && b.push(deal, path)
+                    {
+                        b.flush(|g, test| pieces_of_long(g, test, found));
                     }
                 }
                 None => {
@@ -337,6 +340,14 @@ impl Enumerator {
             }
         }
         g.close_and_finish(self.th)
+    }
+}
+
+/// A candidate the lanes left going: a piece when its game never ends.
+fn pieces_of_long(g: &Deal64, test: &[Card], found: &mut Vec<Vec<Card>>) {
+    let state = Small::from_hands(&g.hand(0), &g.hand(1), g.next as u8);
+    if !cycle::terminates(&state) {
+        found.push(test.to_vec());
     }
 }
 

@@ -3,12 +3,10 @@
 //! - [`template`]: template files (`templates/*.txt`) and the games they make.
 //! - [`enumerate`]: the exact prefix-sharing enumeration of candidates, its ranges, and the naive checker.
 //! - `lazy`: the template game that stops when its next TEST card is needed.
-//! - `batch`: fully chosen candidates played eight at a time in the 64-card lanes.
 //! - [`find`]: ranges in parallel, checkpoint hooks, `--faces-as` expansion, the resulting library.
 //! - [`piece`]: classes of pieces and what a library records about each.
 //! - [`mutate`]: add / remove / swap operators and the search around a position.
 
-mod batch;
 pub mod enumerate;
 pub mod find;
 pub mod find_cluster;

@@ -18,8 +18,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::Card;
 use crate::engine::Outcome;
+use crate::engine::batch64::Batch;
 use crate::engine::bits::BitState;
 use crate::engine::cycle::play_state;
+use crate::engine::lanes64::Deal64;
 use candidates::{Frame, Pattern, build_hand1, first_assignment, next_permutation};
 
 /// A cycle met while testing decks: the first deck (in enumeration order) that reaches it.
@@ -331,6 +333,7 @@ impl Plan {
                 cycles: Vec::new(),
                 non_terminating_decks: Vec::new(),
             },
+            batch: Batch::new(),
         };
         let mut hand1: Vec<Card> = Vec::with_capacity(64);
         match &self.units[index as usize] {
@@ -497,6 +500,10 @@ struct Tester<'a> {
     keep_decks: bool,
     cycles: BTreeMap<u128, CycleHit>,
     done: UnitDone,
+    /// With AVX-512, decks wait here for the 64-card lanes, and only those still going after the
+    /// lanes' trick limit are played by the cycle engine (in the order they came, so each cycle
+    /// still keeps the first deck that reached it).
+    batch: Option<Batch>,
 }
 
 impl Tester<'_> {
@@ -510,8 +517,32 @@ impl Tester<'_> {
         self.done.decks < self.limit
     }
 
-    /// Plays a deck; records it (and its cycle) when it never ends.
+    /// Plays a deck, now or in a batch; records it (and its cycle) when it never ends.
     fn record(&mut self, hand1: &[Card]) {
+        let Some(batch) = &mut self.batch else {
+            return self.play(hand1);
+        };
+        let mut deal = Deal64 {
+            next: u32::from(self.frame.to_move),
+            ..Deal64::default()
+        };
+        deal.set_hand_slice(0, hand1);
+        deal.set_hand_slice(1, &self.frame.other);
+        if batch.push(deal, hand1) {
+            self.flush();
+        }
+    }
+
+    /// Plays the decks waiting in the batch.
+    fn flush(&mut self) {
+        if let Some(mut batch) = self.batch.take() {
+            batch.flush(|_, hand1| self.play(hand1));
+            self.batch = Some(batch);
+        }
+    }
+
+    /// Plays a deck with the cycle engine; records it (and its cycle) when it never ends.
+    fn play(&mut self, hand1: &[Card]) {
         let state = BitState::from_hands(hand1, &self.frame.other, self.frame.to_move);
         if let Outcome::Cycle(c) = play_state(&state) {
             self.done.non_terminating += 1;
@@ -532,6 +563,7 @@ impl Tester<'_> {
     }
 
     fn finish(mut self) -> UnitDone {
+        self.flush();
         self.done.cycles = self.cycles.into_values().collect();
         self.done
     }

@@ -79,6 +79,15 @@ impl Deal64 {
         self.set_hand(p, len as usize, |i| buf[(head as usize + i) & 63]);
     }
 
+    /// Sets hand `p` to `cards` (top first, at most 64).
+    #[inline]
+    pub fn set_hand_slice(&mut self, p: usize, cards: &[Card]) {
+        assert!(cards.len() <= 64, "a lane hand holds at most 64 cards");
+        let mut buf = [0; 64];
+        buf[..cards.len()].copy_from_slice(cards);
+        self.set_hand_ring(p, &buf, 0, cards.len() as u8);
+    }
+
     /// Hand `p` as penalties, top first.
     pub fn hand(&self, p: usize) -> Vec<Card> {
         (0..self.len[p])

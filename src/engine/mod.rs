@@ -4,9 +4,11 @@
 //! - [`bits`]: the bitboard engine for decks of up to 64 cards (a few bit operations per face card).
 //! - [`fast`]: the engine layouts and the per-card ring engine (any size), no allocation in the trick loop.
 //! - [`cycle`]: exact cycle detection (Brent) over the fast engine's states.
-//! - [`lanes64`]: eight whole-deck games at a time in AVX-512 registers, for batches of candidates.
+//! - [`lanes64`]: eight whole-deck games at a time in AVX-512 registers; [`batch64`]: games
+//!   waiting for them, the ones still going handed back in order.
 //! - [`trace`]: every position at trick boundaries, for `ansatz play --trace`.
 
+pub mod batch64;
 pub mod bits;
 pub mod cycle;
 pub mod fast;

@@ -1,0 +1,74 @@
+//! Games waiting for the 64-card lanes, each with a payload (the cards that name it): a batch is
+//! played to the games' ends or a trick limit, and only the games still going are handed back,
+//! in the order they were pushed, for the exact cycle engine.
+
+use crate::card::Card;
+use crate::engine::lanes64::{self, Deal64, Lanes64};
+use crate::search::lanes::Finish;
+
+/// Games a batch holds: enough that the eight lanes rarely wait.
+const BATCH: usize = 1024;
+
+/// Tricks the lanes play before a game is handed back. Terminating games of a standard deck are
+/// far shorter (the tail halves every ~20 tricks), and a cycling game wastes only these tricks,
+/// at about a third of their cost in the scalar engine.
+const LIMIT: u32 = 256;
+
+/// The batch: positions at a trick boundary, and each game's payload.
+pub struct Batch {
+    games: Vec<Deal64>,
+    /// The payloads, end to end; `ends[i]` is where game `i`'s ends.
+    items: Vec<Card>,
+    ends: Vec<usize>,
+    lanes: Lanes64,
+    long: Vec<usize>,
+}
+
+impl Batch {
+    /// A batch when this processor has the lanes, else `None` (games are then played one by
+    /// one by the caller).
+    pub fn new() -> Option<Batch> {
+        lanes64::available().then(|| Batch {
+            games: Vec::with_capacity(BATCH),
+            items: Vec::with_capacity(BATCH * 52),
+            ends: Vec::with_capacity(BATCH),
+            lanes: Lanes64::default(),
+            long: Vec::new(),
+        })
+    }
+
+    /// Adds a game; true when the batch is full and must be flushed.
+    #[inline]
+    pub fn push(&mut self, game: Deal64, item: &[Card]) -> bool {
+        self.games.push(game);
+        self.items.extend_from_slice(item);
+        self.ends.push(self.items.len());
+        self.games.len() == BATCH
+    }
+
+    /// Plays every waiting game and calls `long(game, payload)` for each one still going after
+    /// [`LIMIT`] tricks, in the order they were pushed; then empties the batch.
+    pub fn flush(&mut self, mut long: impl FnMut(&Deal64, &[Card])) {
+        let Batch {
+            games,
+            items,
+            ends,
+            lanes,
+            long: slow,
+        } = self;
+        slow.clear();
+        lanes.run(games, LIMIT, |i, f| {
+            if f == Finish::TooLong {
+                slow.push(i);
+            }
+        });
+        slow.sort_unstable();
+        for &i in slow.iter() {
+            let start = if i == 0 { 0 } else { ends[i - 1] };
+            long(&games[i], &items[start..ends[i]]);
+        }
+        games.clear();
+        items.clear();
+        ends.clear();
+    }
+}
