@@ -5,10 +5,14 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::deal::random_standard_small;
+use crate::card::Card;
+use crate::deal::{random_standard_cards, random_standard_small};
+use crate::engine::batch64::Batch;
 use crate::engine::cycle::play_state;
 use crate::engine::fast::{Large, Ring64};
+use crate::engine::lanes64::Deal64;
 use crate::engine::{Outcome, reference};
+use crate::search::lanes::Finish;
 
 /// Deals per unit of parallel work. Fixed, so the set of deals never depends on the thread count.
 pub const CHUNK: u64 = 4096;
@@ -25,6 +29,9 @@ pub enum Engine {
     Large,
     /// The VecDeque + HashMap oracle.
     Reference,
+    /// The 64-card AVX-512 lanes (`engine::lanes64`), eight games at a time; the rare game past
+    /// their trick limit is finished by the bitboard engine.
+    Lanes,
 }
 
 impl Engine {
@@ -35,6 +42,7 @@ impl Engine {
             Engine::Ring => play_state(&Ring64::from_position(&deal.to_position())),
             Engine::Large => play_state(&Large::from_position(&deal.to_position())),
             Engine::Reference => reference::play(&deal.to_position()),
+            Engine::Lanes => unreachable!("the lanes play whole chunks"),
         }
     }
 }
@@ -72,9 +80,15 @@ pub fn run(games: u64, seed: u64, engine: Engine, progress: &(dyn Fn(u64) + Sync
     let chunks = games.div_ceil(CHUNK);
     let totals = (0..chunks)
         .into_par_iter()
-        .map(|chunk| {
+        .map_init(Batch::new, |batch, chunk| {
             let lo = chunk * CHUNK;
             let hi = (lo + CHUNK).min(games);
+            if engine == Engine::Lanes {
+                let batch = batch.as_mut().expect("checked: the lanes need AVX-512");
+                let t = lanes_chunk(batch, seed, lo, hi);
+                progress(hi - lo);
+                return t;
+            }
             let mut t = Totals::default();
             for index in lo..hi {
                 let outcome = engine.play(index, seed);
@@ -92,4 +106,41 @@ pub fn run(games: u64, seed: u64, engine: Engine, progress: &(dyn Fn(u64) + Sync
         seconds: start.elapsed().as_secs_f64(),
         threads: rayon::current_num_threads(),
     }
+}
+
+/// Deals `lo..hi` in the 64-card lanes: one batch of the chunk, each deal's index its payload.
+fn lanes_chunk(batch: &mut Batch, seed: u64, lo: u64, hi: u64) -> Totals {
+    let mut t = Totals::default();
+    let index_of = |b: &[Card]| u64::from_le_bytes(b.try_into().expect("an index payload"));
+    let push_all = |batch: &mut Batch, t: &mut Totals| {
+        let mut long = Vec::new();
+        batch.flush_all(
+            |_, f| {
+                if let Finish::Won { tricks, cards, .. } = f {
+                    t.games += 1;
+                    t.cards += cards;
+                    t.tricks += tricks;
+                }
+            },
+            |_, b| long.push(index_of(b)),
+        );
+        for index in long {
+            let outcome = Engine::Bits.play(index, seed);
+            t.games += 1;
+            t.cards += outcome.cards();
+            t.tricks += outcome.tricks();
+            t.cycles += u64::from(matches!(outcome, Outcome::Cycle(_)));
+        }
+    };
+    for index in lo..hi {
+        let cards = random_standard_cards(seed, index);
+        let mut d = Deal64::default();
+        d.set_hand_slice(0, &cards[..26]);
+        d.set_hand_slice(1, &cards[26..]);
+        if batch.push(d, &index.to_le_bytes()) {
+            push_all(batch, &mut t);
+        }
+    }
+    push_all(batch, &mut t);
+    t
 }

@@ -27,6 +27,13 @@ pub fn split_deal(mut cards: Vec<Card>) -> Position {
 
 /// A standard 26/26 deal straight into the fast layout, without allocating.
 pub fn random_standard_small(seed: u64, index: u64) -> Small {
+    let cards = random_standard_cards(seed, index);
+    Small::from_hands(&cards[..26], &cards[26..], 0)
+}
+
+/// The cards of [`random_standard_small`]'s deal `index`, in deal order (player 1 holds the first
+/// 26).
+pub fn random_standard_cards(seed: u64, index: u64) -> [Card; 52] {
     let mut cards = [0 as Card; 52];
     let mut i = 0;
     for (kind, &n) in DeckSpec::STANDARD.counts.iter().enumerate() {
@@ -36,5 +43,5 @@ pub fn random_standard_small(seed: u64, index: u64) -> Small {
         }
     }
     shuffle_cards(&mut cards, seed, index);
-    Small::from_hands(&cards[..26], &cards[26..], 0)
+    cards
 }

@@ -374,3 +374,64 @@ fn bad_input_exits_2() {
         );
     }
 }
+
+/// With AVX-512 two-player random deals are played in the 64-card lanes; `ANSATZ_ISA=avx2` plays
+/// them one by one. The statistics are the same either way, and `ansatz bench --engine lanes`
+/// plays the same games as the bitboard engine.
+#[test]
+fn random_answer_does_not_depend_on_the_isa() {
+    let run = |isa: &str, args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ansatz"))
+            .args(args)
+            .args(["--json", "--quiet"])
+            .env("ANSATZ_ISA", isa)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        for k in [
+            "seconds",
+            "games_per_second",
+            "games_per_second_per_thread",
+            "cards_per_second",
+            "engine",
+        ] {
+            v.as_object_mut().unwrap().remove(k);
+        }
+        v
+    };
+    let dir = tmp_out("random-isa");
+    for args in [
+        vec![
+            "search", "random", "--games", "300000", "--seed", "3", "--out", &dir,
+        ],
+        vec![
+            "search",
+            "random",
+            "--games",
+            "200000",
+            "--deck",
+            "24-4J4Q4K4A",
+            "--out",
+            &dir,
+        ],
+    ] {
+        let best = run("avx512", &args);
+        assert!(best["games"].as_u64().unwrap() > 100_000);
+        assert_eq!(run("avx2", &args), best, "{args:?}");
+    }
+    if ansatz::engine::lanes64::available() {
+        let bench = |engine| {
+            run(
+                "avx512",
+                &["bench", "--games", "100000", "--engine", engine],
+            )
+        };
+        assert_eq!(bench("lanes"), bench("bits"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

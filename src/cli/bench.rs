@@ -33,7 +33,9 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Engine: bits (the fast bitboard engine), ring (per-card ring buffer), large (the general
-    /// heap path for any deck size) or reference (the oracle). Compare rates to see the ratios.
+    /// heap path for any deck size), reference (the oracle) or lanes (eight games at a time in
+    /// AVX-512 registers, what searches use where the processor has them). Compare rates to see
+    /// the ratios.
     #[arg(long, default_value = "bits", value_parser = parse_engine)]
     engine: bench::Engine,
     /// No progress bar.
@@ -47,8 +49,10 @@ fn parse_engine(s: &str) -> Result<bench::Engine, String> {
         "ring" => Ok(bench::Engine::Ring),
         "large" => Ok(bench::Engine::Large),
         "reference" => Ok(bench::Engine::Reference),
+        "lanes" if crate::engine::lanes64::available() => Ok(bench::Engine::Lanes),
+        "lanes" => Err("the lanes need a processor with AVX-512".into()),
         _ => Err(format!(
-            "unknown engine {s:?} (bits, ring, large or reference)"
+            "unknown engine {s:?} (bits, ring, large, reference or lanes)"
         )),
     }
 }

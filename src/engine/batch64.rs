@@ -48,7 +48,17 @@ impl Batch {
 
     /// Plays every waiting game and calls `long(game, payload)` for each one still going after
     /// [`LIMIT`] tricks, in the order they were pushed; then empties the batch.
-    pub fn flush(&mut self, mut long: impl FnMut(&Deal64, &[Card])) {
+    pub fn flush(&mut self, long: impl FnMut(&Deal64, &[Card])) {
+        self.flush_all(|_, _| {}, long);
+    }
+
+    /// [`Batch::flush`] that also reports every game that ended, `ended(payload, finish)`, in no
+    /// particular order (before the long ones).
+    pub fn flush_all(
+        &mut self,
+        mut ended: impl FnMut(&[Card], Finish),
+        mut long: impl FnMut(&Deal64, &[Card]),
+    ) {
         let Batch {
             games,
             items,
@@ -56,16 +66,21 @@ impl Batch {
             lanes,
             long: slow,
         } = self;
+        let item = |i: usize| {
+            let start = if i == 0 { 0 } else { ends[i - 1] };
+            start..ends[i]
+        };
         slow.clear();
         lanes.run(games, LIMIT, |i, f| {
             if f == Finish::TooLong {
                 slow.push(i);
+            } else {
+                ended(&items[item(i)], f);
             }
         });
         slow.sort_unstable();
         for &i in slow.iter() {
-            let start = if i == 0 { 0 } else { ends[i - 1] };
-            long(&games[i], &items[start..ends[i]]);
+            long(&games[i], &items[item(i)]);
         }
         games.clear();
         items.clear();

@@ -9,10 +9,13 @@ use crate::bench::CHUNK;
 use crate::card::{Card, DeckSpec, KINDS};
 use crate::deal::shuffle_cards;
 use crate::engine::Outcome;
+use crate::engine::batch64::Batch;
 use crate::engine::cycle::play_state;
 use crate::engine::fast::{Large, SMALL_CAP, Small};
+use crate::engine::lanes64::Deal64;
 use crate::engine::multi::{self, MultiOutcome, MultiPosition};
 use crate::rng::SplitMix64;
+use crate::search::lanes::Finish;
 
 /// What to deal and how many.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -133,36 +136,25 @@ fn hand_sizes(n: usize, players: usize) -> impl Iterator<Item = usize> {
 pub struct Scratch {
     cards: Vec<Card>,
     multi: multi::Scratch,
+    /// Two-player deals of at most 64 cards wait here for the 64-card lanes (AVX-512 only).
+    batch: Option<Batch>,
 }
 
 /// Plays deals `lo..hi` into `stats`.
 pub fn play_range(cfg: &RandomConfig, lo: u64, hi: u64, stats: &mut GameStats, s: &mut Scratch) {
     let n = cfg.deck.total();
+    if cfg.players == 2 && n <= 64 {
+        if s.batch.is_none() {
+            s.batch = Batch::new();
+        }
+        if let Some(batch) = &mut s.batch {
+            return play_range_lanes(cfg, lo, hi, stats, &mut s.cards, batch);
+        }
+    }
     for index in lo..hi {
         cfg.deal(index, &mut s.cards);
         if cfg.players == 2 {
-            let h1 = n.div_ceil(2);
-            let outcome = if n <= SMALL_CAP {
-                play_state(&Small::from_hands(&s.cards[..h1], &s.cards[h1..], 0))
-            } else {
-                play_state(&Large::from_hands(&s.cards[..h1], &s.cards[h1..], 0))
-            };
-            match outcome {
-                Outcome::Terminates {
-                    winner,
-                    tricks,
-                    cards,
-                } => stats.add_game(index, winner, cards, tricks),
-                Outcome::Cycle(c) => stats.add_cycle(FoundCycle {
-                    index,
-                    preperiod: c.preperiod,
-                    period: c.period,
-                    cards: c.cards,
-                    tricks: c.tricks,
-                    cycle_cards: c.cycle_cards,
-                    cycle_id: c.cycle_id.to_string(),
-                }),
-            }
+            play_two(index, &s.cards, stats);
         } else {
             match multi::play(&MultiPosition::deal(&s.cards, cfg.players), &mut s.multi) {
                 MultiOutcome::Terminates {
@@ -188,6 +180,78 @@ pub fn play_range(cfg: &RandomConfig, lo: u64, hi: u64, stats: &mut GameStats, s
                 }),
             }
         }
+    }
+}
+
+/// [`play_range`] of two-player deals in the 64-card lanes: each deal's index is its payload; a
+/// game the lanes leave going is dealt again and played by the cycle engine. The statistics do
+/// not depend on the order games are added in.
+fn play_range_lanes(
+    cfg: &RandomConfig,
+    lo: u64,
+    hi: u64,
+    stats: &mut GameStats,
+    cards: &mut Vec<Card>,
+    batch: &mut Batch,
+) {
+    let h1 = cfg.deck.total().div_ceil(2);
+    let index_of = |b: &[Card]| u64::from_le_bytes(b.try_into().expect("an index payload"));
+    let flush = |batch: &mut Batch, stats: &mut GameStats, cards: &mut Vec<Card>| {
+        let mut long = Vec::new();
+        batch.flush_all(
+            |b, f| {
+                if let Finish::Won {
+                    winner,
+                    tricks,
+                    cards,
+                } = f
+                {
+                    stats.add_game(index_of(b), winner, cards, tricks);
+                }
+            },
+            |_, b| long.push(index_of(b)),
+        );
+        // Rare: games past the lanes' limit, played again from their deal.
+        for index in long {
+            cfg.deal(index, cards);
+            play_two(index, cards, stats);
+        }
+    };
+    for index in lo..hi {
+        cfg.deal(index, cards);
+        let mut d = Deal64::default();
+        d.set_hand_slice(0, &cards[..h1]);
+        d.set_hand_slice(1, &cards[h1..]);
+        if batch.push(d, &index.to_le_bytes()) {
+            flush(batch, stats, cards);
+        }
+    }
+    flush(batch, stats, cards);
+}
+
+/// Two-player deal `index` (its `cards`) played by the cycle engine.
+fn play_two(index: u64, cards: &[Card], stats: &mut GameStats) {
+    let h1 = cards.len().div_ceil(2);
+    let outcome = if cards.len() <= SMALL_CAP {
+        play_state(&Small::from_hands(&cards[..h1], &cards[h1..], 0))
+    } else {
+        play_state(&Large::from_hands(&cards[..h1], &cards[h1..], 0))
+    };
+    match outcome {
+        Outcome::Terminates {
+            winner,
+            tricks,
+            cards,
+        } => stats.add_game(index, winner, cards, tricks),
+        Outcome::Cycle(c) => stats.add_cycle(FoundCycle {
+            index,
+            preperiod: c.preperiod,
+            period: c.period,
+            cards: c.cards,
+            tricks: c.tricks,
+            cycle_cards: c.cycle_cards,
+            cycle_id: c.cycle_id.to_string(),
+        }),
     }
 }
 
