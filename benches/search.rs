@@ -31,6 +31,20 @@ fn exhaustive(c: &mut Criterion) {
     g.finish();
 }
 
+/// Cards played in every terminating game of `deals` (split evenly), by the bitboard engine.
+fn bitboard_cards(deals: &[Vec<u8>]) -> u64 {
+    let mut cards = 0;
+    for d in deals {
+        let h = d.len().div_ceil(2);
+        if let ansatz::engine::Outcome::Terminates { cards: c, .. } =
+            play_state(&Small::from_hands(&d[..h], &d[h..], 0))
+        {
+            cards += c
+        }
+    }
+    cards
+}
+
 /// Whole games of random deals of 16-2J2Q2K2A: the lanes against the bitboard engine.
 fn lanes(c: &mut Criterion) {
     let mut rng = ansatz::rng::SplitMix64::new(3);
@@ -62,19 +76,7 @@ fn lanes(c: &mut Criterion) {
             cards
         })
     });
-    g.bench_function("bitboard engine", |b| {
-        b.iter(|| {
-            let mut cards = 0;
-            for d in &deals {
-                if let ansatz::engine::Outcome::Terminates { cards: c, .. } =
-                    play_state(&Small::from_hands(&d[..12], &d[12..], 0))
-                {
-                    cards += c
-                }
-            }
-            cards
-        })
-    });
+    g.bench_function("bitboard engine", |b| b.iter(|| bitboard_cards(&deals)));
     g.finish();
 }
 
@@ -113,19 +115,7 @@ fn lanes64(c: &mut Criterion) {
             })
         });
     }
-    g.bench_function("bitboard engine", |b| {
-        b.iter(|| {
-            let mut cards = 0;
-            for d in &deals {
-                if let ansatz::engine::Outcome::Terminates { cards: c, .. } =
-                    play_state(&Small::from_hands(&d[..26], &d[26..], 0))
-                {
-                    cards += c
-                }
-            }
-            cards
-        })
-    });
+    g.bench_function("bitboard engine", |b| b.iter(|| bitboard_cards(&deals)));
     g.finish();
 }
 

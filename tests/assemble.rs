@@ -1,7 +1,7 @@
 //! `ansatz assemble`: the main job on the built-in published pieces, reproducibility, resume, and
 //! bad libraries.
 
-use super::common::{ansatz, stdout};
+use super::common::{ansatz, json_with_isa, stdout};
 use ansatz::engine::Outcome;
 use ansatz::notation::Notation;
 use ansatz::position::Position;
@@ -443,15 +443,13 @@ fn runs_in_other_templates_name_theirs() {
 fn assemble_answer_does_not_depend_on_the_isa() {
     let run = |isa: &str, args: &[&str]| {
         let dir = tmp(&format!("isa-{isa}"));
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_ansatz"))
-            .args(args)
-            .args(["--json", "--quiet", "--out", &dir])
-            .env("ANSATZ_ISA", isa)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let v = json_with_isa(
+            isa,
+            &[args, &["--json", "--quiet", "--out", &dir]].concat(),
+            &["seconds"],
+        );
         let _ = std::fs::remove_dir_all(&dir);
-        strip_seconds(serde_json::from_str(&stdout(&o)).unwrap())
+        v
     };
     for args in [
         &["assemble", "--limit", "300000", "--balance"][..],

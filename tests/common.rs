@@ -32,6 +32,26 @@ pub fn ansatz(args: &[&str]) -> Output {
         .expect("running ansatz")
 }
 
+/// Runs the `ansatz` binary with `args` and `ANSATZ_ISA=isa`; its JSON output without the keys
+/// `drop` (timings and rates, which differ between runs).
+pub fn json_with_isa(isa: &str, args: &[&str], drop: &[&str]) -> serde_json::Value {
+    let o = Command::new(env!("CARGO_BIN_EXE_ansatz"))
+        .args(args)
+        .env("ANSATZ_ISA", isa)
+        .output()
+        .expect("running ansatz");
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let mut v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    for k in drop {
+        v.as_object_mut().unwrap().remove(*k);
+    }
+    v
+}
+
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }

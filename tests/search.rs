@@ -12,7 +12,7 @@ use ansatz::search::random::{self, RandomConfig};
 use ansatz::search::stats::GameStats;
 use proptest::prelude::*;
 
-use super::common::{ansatz, stdout};
+use super::common::{ansatz, json_with_isa, stdout};
 
 fn deck(s: &str) -> DeckSpec {
     s.parse().unwrap()
@@ -381,28 +381,14 @@ fn bad_input_exits_2() {
 #[test]
 fn random_answer_does_not_depend_on_the_isa() {
     let run = |isa: &str, args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ansatz"))
-            .args(args)
-            .args(["--json", "--quiet"])
-            .env("ANSATZ_ISA", isa)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let mut v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
-        for k in [
+        let rates = [
             "seconds",
             "games_per_second",
             "games_per_second_per_thread",
             "cards_per_second",
             "engine",
-        ] {
-            v.as_object_mut().unwrap().remove(k);
-        }
-        v
+        ];
+        json_with_isa(isa, &[args, &["--json", "--quiet"]].concat(), &rates)
     };
     let dir = tmp_out("random-isa");
     for args in [

@@ -168,6 +168,14 @@ struct Soa {
     hb: Vec<u64>,
     na: Vec<u64>,
     nb: Vec<u64>,
+    /// The pile and debt: always empty, as every game starts at a trick boundary (the move loop,
+    /// shared with the 16-lane engine, names them but reads them only for games that start
+    /// mid-trick).
+    pf: Vec<u64>,
+    pl: Vec<u64>,
+    ph: Vec<u64>,
+    n: Vec<u64>,
+    debt: Vec<u64>,
     who: Vec<u64>,
     slot: Vec<u64>,
 }
@@ -197,20 +205,7 @@ fn room(v: &mut Vec<u64>, len: usize) {
 /// `assemble --rest all`: 7.52 CPU-s with 1, 7.73 with 2, 8.3 with 4; games of whole decks are
 /// long next to a refill).
 #[cfg(target_arch = "x86_64")]
-const REFILL: u32 = 1;
-
-#[cfg(target_arch = "x86_64")]
-mod avx512 {
-    use std::arch::x86_64::*;
-
-    /// `64 - lzcnt(!x & (x - 1))`: the trailing zeros of each lane, 64 for 0.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512cd")]
-    pub(super) fn tz(x: __m512i, one: __m512i, c64: __m512i) -> __m512i {
-        let below = _mm512_andnot_si512(x, _mm512_sub_epi64(x, one));
-        _mm512_sub_epi64(c64, _mm512_lzcnt_epi64(below))
-    }
-}
+const REFILL: usize = 1;
 
 #[cfg(target_arch = "x86_64")]
 impl Lanes64 {
@@ -221,7 +216,20 @@ impl Lanes64 {
         limit: u32,
         mut done: impl FnMut(usize, Finish),
     ) {
-        use std::arch::x86_64::*;
+        use crate::search::avx512_moves::move_loop;
+        use std::arch::x86_64::{
+            __m512i, __mmask8, _mm512_add_epi64 as add, _mm512_and_si512, _mm512_andnot_si512,
+            _mm512_cmpeq_epi64_mask as cmpeq, _mm512_cmpge_epu64_mask as cmpge,
+            _mm512_cmplt_epu64_mask as cmplt, _mm512_lzcnt_epi64 as lzcnt,
+            _mm512_mask_add_epi64 as mask_add, _mm512_mask_blend_epi64 as blend,
+            _mm512_mask_compressstoreu_epi64 as compressstore,
+            _mm512_mask_expandloadu_epi64 as expandload, _mm512_mask_or_epi64 as mask_or,
+            _mm512_mask_xor_epi64 as mask_xor, _mm512_maskz_add_epi64 as maskz_add,
+            _mm512_maskz_mov_epi64 as maskz_mov, _mm512_maskz_sllv_epi64 as maskz_sllv,
+            _mm512_min_epu64 as min, _mm512_or_si512, _mm512_set1_epi64 as set1,
+            _mm512_setzero_si512, _mm512_sllv_epi64 as sllv, _mm512_srli_epi64 as srli,
+            _mm512_srlv_epi64 as srlv, _mm512_sub_epi64 as sub,
+        };
         let soa = &mut self.soa;
         let pad = games.len() + 8;
         for v in [
@@ -269,189 +277,12 @@ impl Lanes64 {
         ] {
             room(v, total + 8);
         }
-        let mut stopped_count = 0usize;
-        // SAFETY (whole block): every expand-load reads at most 8 values from index `next` <=
-        // total of an array padded to total + 8; every compress-store writes at most 8 values at
-        // `stopped_count` < total into an array of total + 8.
-        unsafe {
-            use avx512::tz;
-            let zero = _mm512_setzero_si512();
-            let one = _mm512_set1_epi64(1);
-            let c64 = _mm512_set1_epi64(64);
-            let vlimit = _mm512_set1_epi64(i64::from(limit));
-            let ld = |v: &Vec<u64>, at: usize, m: __mmask8, old: __m512i| {
-                _mm512_mask_expandloadu_epi64(old, m, v.as_ptr().add(at) as *const i64)
-            };
-            let first = total.min(8);
-            let mut active: __mmask8 = if first == 8 {
-                0xFF
-            } else {
-                ((1u32 << first) - 1) as u8
-            };
-            let m = active;
-            let (mut fa, mut fb) = (ld(&soa.fa, 0, m, zero), ld(&soa.fb, 0, m, zero));
-            let (mut la, mut lb) = (ld(&soa.la, 0, m, zero), ld(&soa.lb, 0, m, zero));
-            let (mut ha, mut hb) = (ld(&soa.ha, 0, m, zero), ld(&soa.hb, 0, m, zero));
-            let (mut na, mut nb) = (ld(&soa.na, 0, m, zero), ld(&soa.nb, 0, m, zero));
-            let (mut who, mut slot) = (ld(&soa.who, 0, m, zero), ld(&soa.slot, 0, m, zero));
-            // Every game starts at a trick boundary: empty pile, no debt.
-            let (mut pf, mut pl, mut ph) = (zero, zero, zero);
-            let (mut n, mut debt) = (zero, zero);
-            let mut tricks = zero;
-            let mut cards = zero;
-            let mut next = first;
-            while active != 0 {
-                let na_old = na;
-                let lead = _mm512_cmpeq_epi64_mask(debt, zero);
-                let tza = tz(fa, one, c64);
-                let za = _mm512_min_epu64(tza, na);
-                let zb = _mm512_min_epu64(tz(fb, one, c64), nb);
-                let sa = _mm512_add_epi64(za, za);
-                let sb = _mm512_add_epi64(_mm512_add_epi64(zb, zb), one);
-                let b_first = _mm512_cmplt_epu64_mask(sb, sa);
-                let step = _mm512_min_epu64(sa, sb);
-                let idx = _mm512_srli_epi64(step, 1);
-                let lx = _mm512_mask_blend_epi64(b_first, na, nb);
-                let lead_end = _mm512_cmpge_epu64_mask(idx, lx);
-                let face = _mm512_cmplt_epu64_mask(tza, _mm512_min_epu64(debt, na));
-                let from_b = lead & b_first;
-                let j = _mm512_mask_blend_epi64(lead, tza, idx);
-                let lo = _mm512_mask_blend_epi64(from_b, la, lb);
-                let hi = _mm512_mask_blend_epi64(from_b, ha, hb);
-                let klo = _mm512_and_si512(_mm512_srlv_epi64(lo, j), one);
-                let khi = _mm512_and_si512(_mm512_srlv_epi64(hi, j), one);
-                let c = _mm512_add_epi64(_mm512_add_epi64(klo, _mm512_add_epi64(khi, khi)), one);
-                let short = _mm512_cmplt_epu64_mask(na, debt);
-                let pay_end = !lead & !face & short;
-                let face = !lead & face;
-                let complete = !lead & !face & !pay_end;
-                let lead_face = lead & !lead_end;
-                let put = lead_face | face;
-                let at = _mm512_add_epi64(n, _mm512_mask_blend_epi64(lead, tza, step));
-                // Cards a and b give up: the lead phase's alternate runs (the stopping card to
-                // its player), a payment up to its penalty card, or the whole debt.
-                let half_up = _mm512_srli_epi64(_mm512_add_epi64(step, one), 1);
-                let pop_a_lead = _mm512_mask_add_epi64(half_up, !b_first, half_up, one);
-                let pop_a_pay = _mm512_mask_blend_epi64(face, debt, _mm512_add_epi64(tza, one));
-                let pop_a = _mm512_mask_blend_epi64(lead, pop_a_pay, pop_a_lead);
-                let pop_b_lead = _mm512_mask_add_epi64(idx, b_first, idx, one);
-                let pop_b = _mm512_maskz_mov_epi64(lead, pop_b_lead);
-                let fa2 = _mm512_srlv_epi64(fa, pop_a);
-                let la2 = _mm512_srlv_epi64(la, pop_a);
-                let ha2 = _mm512_srlv_epi64(ha, pop_a);
-                let na2 = _mm512_sub_epi64(na, pop_a);
-                let fb2 = _mm512_srlv_epi64(fb, pop_b);
-                let lb2 = _mm512_srlv_epi64(lb, pop_b);
-                let hb2 = _mm512_srlv_epi64(hb, pop_b);
-                let nb2 = _mm512_sub_epi64(nb, pop_b);
-                let bit = _mm512_maskz_sllv_epi64(put, one, at);
-                let pf2 = _mm512_or_si512(pf, bit);
-                let klo_m = _mm512_cmpeq_epi64_mask(klo, one);
-                let khi_m = _mm512_cmpeq_epi64_mask(khi, one);
-                let pl2 = _mm512_mask_or_epi64(pl, klo_m, pl, bit);
-                let ph2 = _mm512_mask_or_epi64(ph, khi_m, ph, bit);
-                let n2 = _mm512_mask_blend_epi64(
-                    put,
-                    _mm512_add_epi64(n, debt),
-                    _mm512_add_epi64(at, one),
-                );
-                // A finished payment: b takes the pile and leads.
-                let fb3 = _mm512_mask_or_epi64(fb2, complete, fb2, _mm512_sllv_epi64(pf2, nb2));
-                let lb3 = _mm512_mask_or_epi64(lb2, complete, lb2, _mm512_sllv_epi64(pl2, nb2));
-                let hb3 = _mm512_mask_or_epi64(hb2, complete, hb2, _mm512_sllv_epi64(ph2, nb2));
-                let nb3 = _mm512_mask_add_epi64(nb2, complete, nb2, n2);
-                tricks = _mm512_mask_add_epi64(tricks, complete, tricks, one);
-                cards = _mm512_mask_add_epi64(cards, complete, cards, n2);
-                pf = _mm512_maskz_mov_epi64(!complete, pf2);
-                pl = _mm512_maskz_mov_epi64(!complete, pl2);
-                ph = _mm512_maskz_mov_epi64(!complete, ph2);
-                let n_old = n;
-                n = _mm512_maskz_mov_epi64(!complete, n2);
-                debt = _mm512_maskz_mov_epi64(!complete, c);
-                let swap = (lead_face & !b_first) | face | complete;
-                fa = _mm512_mask_blend_epi64(swap, fa2, fb3);
-                fb = _mm512_mask_blend_epi64(swap, fb3, fa2);
-                la = _mm512_mask_blend_epi64(swap, la2, lb3);
-                lb = _mm512_mask_blend_epi64(swap, lb3, la2);
-                ha = _mm512_mask_blend_epi64(swap, ha2, hb3);
-                hb = _mm512_mask_blend_epi64(swap, hb3, ha2);
-                na = _mm512_mask_blend_epi64(swap, na2, nb3);
-                nb = _mm512_mask_blend_epi64(swap, nb3, na2);
-                let who_old = who;
-                who = _mm512_mask_xor_epi64(who, swap, who, one);
-                let over = complete & _mm512_cmpeq_epi64_mask(na2, zero);
-                let ended = (lead & lead_end) | pay_end | over;
-                let long = _mm512_cmpge_epu64_mask(tricks, vlimit);
-                let stopped = (ended | long) & active;
-                if stopped == 0 {
-                    continue;
-                }
-                // Results of the stopped lanes, in lane order.
-                let winner_is_a = lead & lead_end & b_first;
-                let winner = _mm512_mask_xor_epi64(who_old, !winner_is_a, who_old, one);
-                let last_lead = _mm512_add_epi64(n_old, step);
-                let last_pay = _mm512_maskz_add_epi64(pay_end, n_old, na_old);
-                let last = _mm512_mask_blend_epi64(lead, last_pay, last_lead);
-                let ended_v = _mm512_maskz_mov_epi64(ended, one);
-                let at_out = stopped_count;
-                let cs = |v: &mut Vec<u64>, x: __m512i| {
-                    _mm512_mask_compressstoreu_epi64(
-                        v.as_mut_ptr().add(at_out) as *mut i64,
-                        stopped,
-                        x,
-                    )
-                };
-                cs(&mut out.slot, slot);
-                cs(&mut out.winner, winner);
-                cs(&mut out.tricks, tricks);
-                cs(&mut out.cards, cards);
-                cs(&mut out.last, last);
-                cs(&mut out.ended, ended_v);
-                stopped_count += stopped.count_ones() as usize;
-                active &= !stopped;
-                // Refill idle lanes with the next games, in lane order, once REFILL of them wait
-                // (or none is left playing): a refill's expand-loads cost more than the moves a
-                // few idle lanes waste meanwhile.
-                let idle = !active;
-                let k = idle.count_ones();
-                if next == total || (k < REFILL && active != 0) {
-                    continue;
-                }
-                let fresh = (k as usize).min(total - next);
-                let refill = if fresh == k as usize {
-                    idle
-                } else {
-                    // The lowest `fresh` idle lanes.
-                    let mut m = idle;
-                    let mut keep = 0u8;
-                    for _ in 0..fresh {
-                        keep |= m & m.wrapping_neg();
-                        m &= m - 1;
-                    }
-                    keep
-                };
-                active |= refill;
-                let r = refill;
-                fa = ld(&soa.fa, next, r, fa);
-                fb = ld(&soa.fb, next, r, fb);
-                la = ld(&soa.la, next, r, la);
-                lb = ld(&soa.lb, next, r, lb);
-                ha = ld(&soa.ha, next, r, ha);
-                hb = ld(&soa.hb, next, r, hb);
-                na = ld(&soa.na, next, r, na);
-                nb = ld(&soa.nb, next, r, nb);
-                who = ld(&soa.who, next, r, who);
-                slot = ld(&soa.slot, next, r, slot);
-                pf = _mm512_maskz_mov_epi64(!r, pf);
-                pl = _mm512_maskz_mov_epi64(!r, pl);
-                ph = _mm512_maskz_mov_epi64(!r, ph);
-                n = _mm512_maskz_mov_epi64(!r, n);
-                debt = _mm512_maskz_mov_epi64(!r, debt);
-                tricks = _mm512_maskz_mov_epi64(!r, tricks);
-                cards = _mm512_maskz_mov_epi64(!r, cards);
-                next += fresh;
-            }
-        }
+        // SAFETY: every array is padded with 8 values past `total` (`room` above), as the move
+        // loop's loads and stores need.
+        let stopped_count = unsafe {
+            move_loop!(soa: soa, out: out, total: total, limit: limit,
+                lanes: 8, mask: __mmask8, elem: u64, int: i64, refill: REFILL, mid_trick: false)
+        };
         let o = &self.out;
         for i in 0..stopped_count {
             let finish = Finish::of_lane(
