@@ -1,8 +1,9 @@
 //! Lockstep lanes for whole decks (up to 64 cards): eight games at a time in AVX-512 registers,
 //! one `u64` lane each, from a trick boundary to their end or a trick limit.
 //!
-//! The same moves as the 16-lane `u32` engine of `search/lanes_avx512.rs` (read that file's
-//! notes first), widened so that a hand can hold every card of a standard deck. A hand is three
+//! The same moves as the 16-lane `u32` engine of `search/lanes_avx512.rs`, widened so that a
+//! hand can hold every card of a standard deck: both expand the one move loop of
+//! `search/avx512_moves.rs` over their width's intrinsics. A hand is three
 //! bit planes, bit `i` for its card `i` (top first): `faces` is set for penalty cards, `lo` and
 //! `hi` hold the penalty less one. Every lane computes every case of a move (a lead phase, one
 //! payment, or the end of a payment and the taking of the pile) and selects its own, so a coin

@@ -2,7 +2,7 @@
 //! vector registers from the first move to the last, finished lanes are refilled (a few at a
 //! time) with one expand-load per variable, and their results leave with one compress-store each.
 //! The portable [`super::lanes::Lanes`] is the specification; `tests` hold this one to it game by
-//! game.
+//! game. The move loop itself is `avx512_moves.rs`, shared with the 64-card lanes.
 
 use std::arch::x86_64::{
     __m512i, __mmask16, _mm512_add_epi32 as add, _mm512_and_si512, _mm512_andnot_si512,
