@@ -5,7 +5,6 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::card::Card;
 use crate::deal::{random_standard_cards, random_standard_small};
 use crate::engine::batch64::Batch;
 use crate::engine::cycle::play_state;
@@ -108,39 +107,29 @@ pub fn run(games: u64, seed: u64, engine: Engine, progress: &(dyn Fn(u64) + Sync
     }
 }
 
-/// Deals `lo..hi` in the 64-card lanes: one batch of the chunk, each deal's index its payload.
+/// Deals `lo..hi` in the 64-card lanes; the rare game past their limit is played by the bitboard
+/// engine.
 fn lanes_chunk(batch: &mut Batch, seed: u64, lo: u64, hi: u64) -> Totals {
     let mut t = Totals::default();
-    let index_of = |b: &[Card]| u64::from_le_bytes(b.try_into().expect("an index payload"));
-    let push_all = |batch: &mut Batch, t: &mut Totals| {
-        let mut long = Vec::new();
-        batch.flush_all(
-            |_, f| {
-                if let Finish::Won { tricks, cards, .. } = f {
-                    t.games += 1;
-                    t.cards += cards;
-                    t.tricks += tricks;
-                }
-            },
-            |_, b| long.push(index_of(b)),
-        );
-        for index in long {
-            let outcome = Engine::Bits.play(index, seed);
-            t.games += 1;
-            t.cards += outcome.cards();
-            t.tricks += outcome.tricks();
-            t.cycles += u64::from(matches!(outcome, Outcome::Cycle(_)));
-        }
-    };
-    for index in lo..hi {
-        let cards = random_standard_cards(seed, index);
-        let mut d = Deal64::default();
-        d.set_hand_slice(0, &cards[..26]);
-        d.set_hand_slice(1, &cards[26..]);
-        if batch.push(d, &index.to_le_bytes()) {
-            push_all(batch, &mut t);
-        }
+    let mut long = Vec::new();
+    batch.play_deals(
+        lo..hi,
+        |index| Deal64::deal(&random_standard_cards(seed, index)),
+        |index, f| match f {
+            Finish::Won { tricks, cards, .. } => {
+                t.games += 1;
+                t.cards += cards;
+                t.tricks += tricks;
+            }
+            Finish::TooLong => long.push(index),
+        },
+    );
+    for index in long {
+        let outcome = Engine::Bits.play(index, seed);
+        t.games += 1;
+        t.cards += outcome.cards();
+        t.tricks += outcome.tricks();
+        t.cycles += u64::from(matches!(outcome, Outcome::Cycle(_)));
     }
-    push_all(batch, &mut t);
     t
 }

@@ -355,20 +355,19 @@ fn rest_all_bad_input_exits_2() {
     }
 }
 
-/// Every deck of `12-4J2Q2K2A` around `--X-X` (`more`: further arguments), into `dir`.
+/// Every deck of `12-4J2Q2K2A` around `--X-X`.
+const REST_SMALL: [&str; 6] = [
+    "assemble",
+    "--deck",
+    "12-4J2Q2K2A",
+    "--require=--X-X",
+    "--rest",
+    "all",
+];
+
+/// [`REST_SMALL`] (`more`: further arguments), into `dir`.
 fn rest_small(dir: &str, more: &[&str]) -> Value {
-    let base = [
-        "assemble",
-        "--deck",
-        "12-4J2Q2K2A",
-        "--require=--X-X",
-        "--rest",
-        "all",
-        "--json",
-        "--out",
-        dir,
-    ];
-    run_json(&[&base[..], more].concat())
+    run_json(&[&REST_SMALL[..], &["--json", "--out", dir], more].concat())
 }
 
 #[test]
@@ -453,14 +452,7 @@ fn assemble_answer_does_not_depend_on_the_isa() {
     };
     for args in [
         &["assemble", "--limit", "300000", "--balance"][..],
-        &[
-            "assemble",
-            "--deck",
-            "12-4J2Q2K2A",
-            "--require=--X-X",
-            "--rest",
-            "all",
-        ][..],
+        &REST_SMALL[..],
     ] {
         let best = run("avx512", args);
         assert!(best["non_terminating"].as_u64().unwrap() > 0, "{args:?}");

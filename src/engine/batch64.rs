@@ -52,9 +52,35 @@ impl Batch {
         self.flush_all(|_, _| {}, long);
     }
 
+    /// Plays the numbered deals `indices` in batches of this one (which must be empty):
+    /// `deal(index)` gives a deal's position; `each(index, finish)` hears of every game, those
+    /// that ended in no particular order, and [`Finish::TooLong`] for the ones the caller must
+    /// finish with the cycle engine. (Random search and `ansatz bench`.)
+    pub fn play_deals(
+        &mut self,
+        indices: std::ops::Range<u64>,
+        mut deal: impl FnMut(u64) -> Deal64,
+        mut each: impl FnMut(u64, Finish),
+    ) {
+        let index_of = |b: &[Card]| u64::from_le_bytes(b.try_into().expect("an index payload"));
+        let mut report = |batch: &mut Batch| {
+            let mut long = Vec::new();
+            batch.flush_all(|b, f| each(index_of(b), f), |_, b| long.push(index_of(b)));
+            for index in long {
+                each(index, Finish::TooLong);
+            }
+        };
+        for index in indices {
+            if self.push(deal(index), &index.to_le_bytes()) {
+                report(self);
+            }
+        }
+        report(self);
+    }
+
     /// [`Batch::flush`] that also reports every game that ended, `ended(payload, finish)`, in no
     /// particular order (before the long ones).
-    pub fn flush_all(
+    fn flush_all(
         &mut self,
         mut ended: impl FnMut(&[Card], Finish),
         mut long: impl FnMut(&Deal64, &[Card]),

@@ -40,6 +40,15 @@ impl Deal64 {
         d
     }
 
+    /// A two-player deal in deal order: player 1 holds the first half (rounded up) and moves first.
+    pub fn deal(cards: &[Card]) -> Deal64 {
+        let h1 = cards.len().div_ceil(2);
+        let mut d = Deal64::default();
+        d.set_hand_slice(0, &cards[..h1]);
+        d.set_hand_slice(1, &cards[h1..]);
+        d
+    }
+
     /// Sets hand `p` to the `len` cards `card(0)`, `card(1)`, ... (top first).
     #[inline]
     pub fn set_hand(&mut self, p: usize, len: usize, card: impl Fn(usize) -> Card) {

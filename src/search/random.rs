@@ -183,9 +183,9 @@ pub fn play_range(cfg: &RandomConfig, lo: u64, hi: u64, stats: &mut GameStats, s
     }
 }
 
-/// [`play_range`] of two-player deals in the 64-card lanes: each deal's index is its payload; a
-/// game the lanes leave going is dealt again and played by the cycle engine. The statistics do
-/// not depend on the order games are added in.
+/// [`play_range`] of two-player deals in the 64-card lanes; a game the lanes leave going is dealt
+/// again and played by the cycle engine. The statistics do not depend on the order games are
+/// added in.
 fn play_range_lanes(
     cfg: &RandomConfig,
     lo: u64,
@@ -194,39 +194,27 @@ fn play_range_lanes(
     cards: &mut Vec<Card>,
     batch: &mut Batch,
 ) {
-    let h1 = cfg.deck.total().div_ceil(2);
-    let index_of = |b: &[Card]| u64::from_le_bytes(b.try_into().expect("an index payload"));
-    let flush = |batch: &mut Batch, stats: &mut GameStats, cards: &mut Vec<Card>| {
-        let mut long = Vec::new();
-        batch.flush_all(
-            |b, f| {
-                if let Finish::Won {
-                    winner,
-                    tricks,
-                    cards,
-                } = f
-                {
-                    stats.add_game(index_of(b), winner, cards, tricks);
-                }
-            },
-            |_, b| long.push(index_of(b)),
-        );
-        // Rare: games past the lanes' limit, played again from their deal.
-        for index in long {
+    let mut long = Vec::new();
+    batch.play_deals(
+        lo..hi,
+        |index| {
             cfg.deal(index, cards);
-            play_two(index, cards, stats);
-        }
-    };
-    for index in lo..hi {
+            Deal64::deal(cards)
+        },
+        |index, f| match f {
+            Finish::Won {
+                winner,
+                tricks,
+                cards,
+            } => stats.add_game(index, winner, cards, tricks),
+            Finish::TooLong => long.push(index),
+        },
+    );
+    // Rare: games past the lanes' limit.
+    for index in long {
         cfg.deal(index, cards);
-        let mut d = Deal64::default();
-        d.set_hand_slice(0, &cards[..h1]);
-        d.set_hand_slice(1, &cards[h1..]);
-        if batch.push(d, &index.to_le_bytes()) {
-            flush(batch, stats, cards);
-        }
+        play_two(index, cards, stats);
     }
-    flush(batch, stats, cards);
 }
 
 /// Two-player deal `index` (its `cards`) played by the cycle engine.
