@@ -9,17 +9,16 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::json;
 
+use super::assemble_report::{RunContext, finish, print_text};
 use super::cluster::{DistArgs, Mode};
-use super::merge::decode;
 use super::output::{BadInput, Out};
 use super::progress;
 use crate::ansatz::template::Template;
 use crate::assemble::candidates::Frame;
 use crate::assemble::cluster::{ClusterJob, run_cluster};
-use crate::assemble::records::{FamilyDone, Record, families_of, mirror_cycles, upgrade_all};
+use crate::assemble::records::{FamilyDone, Record, families_of, upgrade_all};
 use crate::assemble::rest::parse_shape;
 use crate::assemble::{CycleHit, Faces, Plan, UnitDone, merge};
 use crate::backward::closure::Config as ClosureConfig;
@@ -27,8 +26,7 @@ use crate::card::{Card, DeckSpec};
 use crate::dist::shard::{ShardFile, encode_part};
 use crate::dist::start::{Resume, Started, start};
 use crate::library::fnv1a;
-use crate::library::{self, Library, write_atomic};
-use crate::position::Position;
+use crate::library::{self, Library};
 
 /// About how many units `--rest all` cuts its decks into (threads and the checkpoint take whole
 /// units).
@@ -171,8 +169,21 @@ fn frame_of(t: &Template, deck: DeckSpec) -> Result<Frame> {
     })
 }
 
-pub fn run(args: Args) -> Result<ExitCode> {
-    let started = Instant::now();
+/// What a run tests and how it is named, validated from the arguments.
+struct Setup {
+    deck: DeckSpec,
+    template: crate::library::TemplateInfo,
+    frame: Frame,
+    plan: Plan,
+    lib_names: Vec<String>,
+    limit: u64,
+    /// The name of the result files.
+    stem: String,
+    /// Names the run in its checkpoint: a checkpoint is resumed only by the same run.
+    fingerprint: String,
+}
+
+fn setup(args: &Args) -> Result<Setup> {
     if args.pieces == 0 || args.pieces > 8 {
         return Err(BadInput(format!("--pieces {} must be between 1 and 8", args.pieces)).into());
     }
@@ -290,6 +301,30 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .unwrap_or_default(),
         if args.balance { "-balance" } else { "" }
     );
+    Ok(Setup {
+        deck,
+        template: want,
+        frame,
+        plan,
+        lib_names,
+        limit,
+        stem,
+        fingerprint,
+    })
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let started = Instant::now();
+    let Setup {
+        deck,
+        template: want,
+        frame,
+        plan,
+        lib_names,
+        limit,
+        stem,
+        fingerprint,
+    } = setup(&args)?;
     // Distribution (`--shard`, `--hosts`): without those flags this is the single-process run.
     let mode = args.dist.mode()?;
     let shard = mode.shard();
@@ -380,51 +415,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         }
     } else {
-        // Phase 1: test every deck (of this shard).
-        let owns = |i: u32| shard.is_none_or(|s| s.owns(i as u64));
-        let pb = progress::bar(total, "decks", args.quiet || args.json);
-        pb.inc(done_units.iter().map(|u| u.decks).sum());
-        let finished_now = std::sync::atomic::AtomicUsize::new(0);
-        let stop_after = args.stop_after_units.unwrap_or(usize::MAX);
-        let units = pool.install(|| {
-            plan.run_some(
-                &done_units,
-                limit,
-                !args.balance,
-                &owns,
-                &|u| {
-                    note(&Record::Unit(u.clone()));
-                    finished_now.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                    pb.inc(u.decks);
-                },
-                &|| finished_now.load(std::sync::atomic::Ordering::SeqCst) >= stop_after,
-            )
-        });
-        pb.finish_and_clear();
-        let expected = plan
-            .unit_limits(limit)
-            .iter()
-            .filter(|(i, _)| owns(*i))
-            .count();
-        if units.len() < expected {
-            eprintln!(
-                "ansatz: stopped after {} of {} units; finish with --resume",
-                units.len(),
-                expected
-            );
-            return Ok(ExitCode::from(1));
+        match run_local(
+            &args,
+            &plan,
+            &frame,
+            shard,
+            limit,
+            total,
+            &pool,
+            (&done_units, &done_families),
+            &cfg,
+            &note,
+        ) {
+            Some(done) => done,
+            None => return Ok(ExitCode::from(1)),
         }
-        let merged = merge(&units);
-
-        // Phase 2: the family of every distinct cycle (in cycle-key order). A shard takes the
-        // families of its own cycles: a cycle several shards reach is built by each of them (a
-        // family depends on the cycle alone, so they agree, and merge keeps one).
-        let cycles: Vec<&CycleHit> = merged.cycles.values().collect();
-        let pb = progress::bar(cycles.len() as u64, "families", args.quiet || args.json);
-        let families = pool
-            .install(|| families_of(&cycles, &done_families, &frame, &cfg, &note, &|| pb.inc(1)));
-        pb.finish_and_clear();
-        (units, families)
     };
     if let Some(e) = checkpoint_error.lock().unwrap().take() {
         return Err(anyhow::anyhow!(
@@ -511,15 +516,66 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// What `ansatz merge` needs, besides the records, to write the single-run answer.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
-pub(super) struct RunContext {
-    stem: String,
-    meta: String,
-    other: Vec<Card>,
-    to_move: u8,
-    cards: usize,
-    balance: bool,
+/// The run on this machine: phase 1 tests every unit of decks not yet done (of this shard), phase
+/// 2 builds the family of every distinct cycle. `None` when `--stop-after-units` stopped phase 1.
+#[allow(clippy::too_many_arguments)]
+fn run_local(
+    args: &Args,
+    plan: &Plan,
+    frame: &Frame,
+    shard: Option<crate::dist::shard::Shard>,
+    limit: u64,
+    total: u64,
+    pool: &rayon::ThreadPool,
+    (done_units, done_families): (&[UnitDone], &BTreeMap<u128, FamilyDone>),
+    cfg: &ClosureConfig,
+    note: &(dyn Fn(&Record) + Sync),
+) -> Option<(Vec<UnitDone>, Vec<FamilyDone>)> {
+    // Phase 1: test every deck (of this shard).
+    let owns = |i: u32| shard.is_none_or(|s| s.owns(i as u64));
+    let pb = progress::bar(total, "decks", args.quiet || args.json);
+    pb.inc(done_units.iter().map(|u| u.decks).sum());
+    let finished_now = std::sync::atomic::AtomicUsize::new(0);
+    let stop_after = args.stop_after_units.unwrap_or(usize::MAX);
+    let units = pool.install(|| {
+        plan.run_some(
+            done_units,
+            limit,
+            !args.balance,
+            &owns,
+            &|u| {
+                note(&Record::Unit(u.clone()));
+                finished_now.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                pb.inc(u.decks);
+            },
+            &|| finished_now.load(std::sync::atomic::Ordering::SeqCst) >= stop_after,
+        )
+    });
+    pb.finish_and_clear();
+    let expected = plan
+        .unit_limits(limit)
+        .iter()
+        .filter(|(i, _)| owns(*i))
+        .count();
+    if units.len() < expected {
+        eprintln!(
+            "ansatz: stopped after {} of {} units; finish with --resume",
+            units.len(),
+            expected
+        );
+        return None;
+    }
+    let merged = merge(&units);
+
+    // Phase 2: the family of every distinct cycle (in cycle-key order). A shard takes the
+    // families of its own cycles: a cycle several shards reach is built by each of them (a
+    // family depends on the cycle alone, so they agree, and merge keeps one).
+    let cycles: Vec<&CycleHit> = merged.cycles.values().collect();
+    let pb = progress::bar(cycles.len() as u64, "families", args.quiet || args.json);
+    let families =
+        pool.install(|| families_of(&cycles, done_families, frame, cfg, note, &|| pb.inc(1)));
+    pb.finish_and_clear();
+    Some((units, families))
 }
 
 /// Every shard of a run shares the fingerprint of the whole run.
@@ -527,301 +583,9 @@ fn fingerprint_without_shard(f: &str) -> String {
     f.rsplit_once(" shard=").map_or(f, |(a, _)| a).to_string()
 }
 
-/// Merges the shard files of one `assemble` run into its single-run answer: the same JSON, the
-/// same result files (in `out`). Returns the summary and the meta of the run. Without `out`, the
-/// files may be some of the shards only (`merge --partial`): the summary then names them and no
-/// result file is written.
-pub(super) fn merge_shards(files: &[ShardFile], out: Option<&Path>) -> Result<(Value, Value)> {
-    let started = Instant::now();
-    let bad = |what: &str| BadInput(format!("shard file: {what}"));
-    let context: RunContext = decode(&files[0].context, "assemble context")?;
-    let mut units = Vec::new();
-    let mut families = BTreeMap::new();
-    // Shard files do not record the closure limit: families written before the reach are built
-    // again with the default one (or, when partial, with the limit that stops where they did).
-    let cfg = ClosureConfig::default();
-    for f in files {
-        let records: Vec<Record> = decode(&f.records, "assemble records")?;
-        for r in upgrade_all(records, context.cards, &cfg) {
-            match r {
-                Record::Unit(u) => units.push(u),
-                Record::Family(fam) => {
-                    families.entry(fam.cycle_key).or_insert(fam);
-                }
-                Record::FamilyWithoutReach(_) => unreachable!("upgraded"),
-            }
-        }
-    }
-    units.sort_by_key(|u| u.index);
-    if units.windows(2).any(|w| w[0].index == w[1].index) {
-        return Err(bad("a unit appears in two shards").into());
-    }
-    let merged = merge(&units);
-    let families: Vec<FamilyDone> = merged
-        .cycles
-        .keys()
-        .map(|k| {
-            families
-                .get(k)
-                .cloned()
-                .ok_or_else(|| bad("a cycle has no family (a shard is incomplete)"))
-        })
-        .collect::<Result<_, _>>()?;
-    let mut summary = finish(&context, out, &units, &families, started)?;
-    // With `out`, `read_set` has checked that every shard is here.
-    if out.is_none() {
-        let shards: Vec<u32> = files.iter().map(|f| f.shard.index).collect();
-        summary["partial"] = json!({"shards": shards, "of": files[0].shard.count});
-    }
-    let meta: Value = serde_json::from_str(&context.meta).map_err(|_| bad("bad meta"))?;
-    Ok((summary, meta))
-}
-
-/// How many of the unbalanced cycles that come closest to balance the summary lists.
-const NEAREST: usize = 10;
-
-/// Builds the summary of finished units and the families of their cycles (in cycle-key order)
-/// and writes the result files.
-fn finish(
-    ctx: &RunContext,
-    dir: Option<&Path>,
-    units: &[UnitDone],
-    families: &[FamilyDone],
-    started: Instant,
-) -> Result<Value> {
-    let merged = merge(units);
-    let by_key: BTreeMap<u128, &FamilyDone> = families.iter().map(|f| (f.cycle_key, f)).collect();
-    let cycles: Vec<(&CycleHit, &FamilyDone)> = merged
-        .cycles
-        .values()
-        .map(|hit| (hit, by_key[&hit.cycle_key]))
-        .collect();
-    // The players' mirror image of a balanced cycle is another cycle of positions, reached from
-    // the mirror images of its balanced deals (those with player 2 to move become legal deals
-    // with player 1 to move). Counted apart, since it is the same game with the seats exchanged.
-    let balanced_keys: Vec<u128> = cycles
-        .iter()
-        .filter(|(_, f)| !f.balanced.is_empty())
-        .map(|(hit, _)| hit.cycle_key)
-        .collect();
-    let mirrors = mirror_cycles(&balanced_keys, ctx.cards);
-    let mut with_mirrors: BTreeMap<u128, usize> = BTreeMap::new();
-    for (hit, f) in &cycles {
-        if let Some(&m) = mirrors.get(&hit.cycle_key) {
-            with_mirrors.insert(hit.cycle_key, f.balanced.len());
-            with_mirrors.entry(m).or_insert(f.balanced.len());
-        }
-    }
-    let cycle_json: Vec<Value> = cycles
-        .iter()
-        .filter(|(_, f)| !ctx.balance || !f.balanced.is_empty())
-        .map(|(hit, f)| {
-            let mirror = mirrors
-                .get(&hit.cycle_key)
-                .map(|&m| Position::unpack(m, ctx.cards).to_string());
-            json!({
-                "cycle_id": Position::unpack(hit.cycle_key, ctx.cards).to_string(),
-                "mirror_cycle_id": mirror,
-                "period": hit.period,
-                "deck": Position::new(hit.deck.clone(), ctx.other.clone(), ctx.to_move).to_string(),
-                "decks": hit.decks,
-                "closure_size": f.closure_size,
-                "closure_complete": f.complete,
-                "max_depth": f.max_depth,
-                "reach": f.reach,
-                "balanced": f.balanced,
-            })
-        })
-        .collect();
-    // How close the cycles' families come to balance: cycles by reach (largest first), and the
-    // unbalanced cycles that come closest, where a search for new balanced cycles would look.
-    let mut by_reach: BTreeMap<std::cmp::Reverse<u8>, usize> = BTreeMap::new();
-    for (_, f) in &cycles {
-        *by_reach.entry(std::cmp::Reverse(f.reach)).or_default() += 1;
-    }
-    let mut nearest: Vec<&(&CycleHit, &FamilyDone)> = cycles
-        .iter()
-        .filter(|(_, f)| f.balanced.is_empty())
-        .collect();
-    nearest.sort_by_key(|(_, f)| std::cmp::Reverse(f.reach));
-    let nearest: Vec<Value> = nearest
-        .iter()
-        .take(NEAREST)
-        .map(|(hit, f)| {
-            json!({
-                "cycle_id": Position::unpack(hit.cycle_key, ctx.cards).to_string(),
-                "period": hit.period,
-                "reach": f.reach,
-                "closure_size": f.closure_size,
-                "deck": Position::new(hit.deck.clone(), ctx.other.clone(), ctx.to_move).to_string(),
-            })
-        })
-        .collect();
-    let balanced_total: usize = cycles.iter().map(|(_, f)| f.balanced.len()).sum();
-    let balanced_cycles = cycles
-        .iter()
-        .filter(|(_, f)| !f.balanced.is_empty())
-        .count();
-    let summary = json!({
-        "decks_tested": merged.decks,
-        "non_terminating": merged.non_terminating,
-        "cycles_found": merged.cycles.len(),
-        "balanced_cycles": balanced_cycles,
-        "balanced_total": balanced_total,
-        "balanced_cycles_with_mirrors": with_mirrors.len(),
-        "balanced_total_with_mirrors": with_mirrors.values().sum::<usize>(),
-        "reach_histogram": by_reach
-            .iter()
-            .map(|(r, n)| json!({"reach": r.0, "cycles": n}))
-            .collect::<Vec<_>>(),
-        "nearest_unbalanced": nearest,
-        "seconds": started.elapsed().as_secs_f64(),
-        "cycles": cycle_json,
-    });
-    if let Some(dir) = dir {
-        let meta: Value = serde_json::from_str(&ctx.meta)?;
-        write_results(dir, &ctx.stem, &meta, &summary, units, !ctx.balance)?;
-    }
-    Ok(summary)
-}
-
 fn short_name(name: &str) -> String {
     Path::new(name.split_whitespace().next().unwrap_or(name))
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "library".into())
-}
-
-/// `DIR/STEM.jsonl` (a meta line, a summary line, one line per reported cycle), `DIR/STEM.txt`
-/// (readable), and without `--balance` `DIR/STEM-decks.txt` (every non-terminating deck).
-fn write_results(
-    dir: &Path,
-    stem: &str,
-    meta: &Value,
-    summary: &Value,
-    units: &[UnitDone],
-    all_decks: bool,
-) -> Result<()> {
-    let mut jsonl = String::new();
-    jsonl.push_str(&json!({"meta": meta}).to_string());
-    jsonl.push('\n');
-    let mut head = summary.clone();
-    head.as_object_mut().unwrap().remove("cycles");
-    jsonl.push_str(&json!({"summary": head}).to_string());
-    jsonl.push('\n');
-    for c in summary["cycles"].as_array().unwrap() {
-        jsonl.push_str(&json!({"cycle": c}).to_string());
-        jsonl.push('\n');
-    }
-    let path = dir.join(format!("{stem}.jsonl"));
-    write_atomic(&path, jsonl.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
-    let mut text = Vec::new();
-    print_text(&mut text, summary, meta)?;
-    let path = dir.join(format!("{stem}.txt"));
-    write_atomic(&path, &text).with_context(|| format!("writing {}", path.display()))?;
-    if all_decks {
-        let mut decks = String::new();
-        for u in units {
-            for d in &u.non_terminating_decks {
-                decks.push_str(&crate::notation::format_hand(d));
-                decks.push('\n');
-            }
-        }
-        let path = dir.join(format!("{stem}-decks.txt"));
-        write_atomic(&path, decks.as_bytes())
-            .with_context(|| format!("writing {}", path.display()))?;
-    }
-    Ok(())
-}
-
-pub(super) fn print_text(out: &mut dyn Write, s: &Value, meta: &Value) -> std::io::Result<()> {
-    writeln!(out, "# {}", meta["command"].as_str().unwrap_or(""))?;
-    writeln!(
-        out,
-        "# ansatz {}; libraries {}; template {}",
-        meta["ansatz_version"].as_str().unwrap_or(""),
-        meta["libraries"],
-        meta["template"].as_str().unwrap_or("")
-    )?;
-    writeln!(out, "decks tested      {}", s["decks_tested"])?;
-    writeln!(out, "non-terminating   {}", s["non_terminating"])?;
-    writeln!(out, "distinct cycles   {}", s["cycles_found"])?;
-    writeln!(
-        out,
-        "balanced cycles   {} ({} with their mirror images, the players exchanged)",
-        s["balanced_cycles"], s["balanced_cycles_with_mirrors"]
-    )?;
-    writeln!(
-        out,
-        "balanced deals    {} ({} with their mirror images)",
-        s["balanced_total"], s["balanced_total_with_mirrors"]
-    )?;
-    let reach: Vec<String> = s["reach_histogram"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|r| format!("{}: {}", r["reach"], r["cycles"]))
-        .collect();
-    writeln!(
-        out,
-        "cycles by reach   {} (reach: the most cards the smaller hand holds in any position of the family)",
-        reach.join(", ")
-    )?;
-    writeln!(
-        out,
-        "seconds           {:.2}",
-        s["seconds"].as_f64().unwrap_or(0.0)
-    )?;
-    if let Some(p) = s.get("partial") {
-        writeln!(
-            out,
-            "partial           shards {} of {} only",
-            p["shards"], p["of"]
-        )?;
-    }
-    let nearest = s["nearest_unbalanced"].as_array().filter(|n| !n.is_empty());
-    if let Some(nearest) = nearest {
-        writeln!(out)?;
-        writeln!(out, "unbalanced cycles closest to balance:")?;
-        for c in nearest {
-            writeln!(
-                out,
-                "  reach {:>2}  period {:>4}  closure {:>8}  deck {}",
-                c["reach"],
-                c["period"],
-                c["closure_size"],
-                c["deck"].as_str().unwrap_or("")
-            )?;
-        }
-    }
-    for c in s["cycles"].as_array().into_iter().flatten() {
-        writeln!(out)?;
-        writeln!(out, "cycle {}", c["cycle_id"].as_str().unwrap_or(""))?;
-        writeln!(
-            out,
-            "  period {} tricks; {} decks reach it; closure {} positions, reach {}{}",
-            c["period"],
-            c["decks"],
-            c["closure_size"],
-            c["reach"],
-            if c["closure_complete"] == true {
-                ""
-            } else {
-                " (partial)"
-            }
-        )?;
-        writeln!(out, "  deck     {}", c["deck"].as_str().unwrap_or(""))?;
-        if let Some(m) = c["mirror_cycle_id"].as_str() {
-            writeln!(
-                out,
-                "  mirror   {m} (the mirror image of each deal below reaches it)"
-            )?;
-        }
-        let balanced = c["balanced"].as_array().map_or(0, Vec::len);
-        writeln!(out, "  balanced deals: {balanced}")?;
-        for b in c["balanced"].as_array().into_iter().flatten() {
-            writeln!(out, "    {}", b.as_str().unwrap_or(""))?;
-        }
-    }
-    Ok(())
 }

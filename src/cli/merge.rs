@@ -62,11 +62,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "assemble" => {
             let dir = args.out.unwrap_or_else(|| PathBuf::from("results"));
             let dir = (!args.partial).then_some(dir.as_path());
-            let (summary, meta) = super::assemble::merge_shards(&files, dir)?;
+            let (summary, meta) = super::assemble_report::merge_shards(&files, dir)?;
             if args.json {
                 out.json(&summary)?;
             } else {
-                super::assemble::print_text(&mut out, &summary, &meta)?;
+                super::assemble_report::print_text(&mut out, &summary, &meta)?;
             }
         }
         "find-pieces" => {

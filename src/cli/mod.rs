@@ -2,6 +2,7 @@
 //! Each subcommand turns its arguments into validated library values and calls the library.
 
 mod assemble;
+mod assemble_report;
 mod bench;
 mod cluster;
 mod extend;
