@@ -455,7 +455,15 @@ fn find_pieces_json_and_inspect() {
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let p0 = &v["pieces"][0];
-    for key in ["sequence", "class", "length", "faces", "numbers", "period"] {
+    for key in [
+        "sequence",
+        "class",
+        "length",
+        "faces",
+        "numbers",
+        "period",
+        "accumulation",
+    ] {
         assert!(!p0[key].is_null(), "{key}");
     }
     assert_eq!(p0["sequence"], "--");
@@ -788,4 +796,29 @@ fn find_pieces_fill_writes_every_full_deck() {
         assert_eq!(pos.deck().to_string(), "12-3J2Q2K2A");
         assert!(engine::play(&pos).is_cycle());
     }
+}
+
+/// The shipped published pieces: the 2024 long piece is the accumulator (player 2 holds 22 cards
+/// in its template game's cycle; source ../shared/data/pieces-2024.txt and `ansatz play --trace`),
+/// and the text output counts the pieces by accumulation.
+#[test]
+fn inspect_reports_the_accumulator() {
+    let o = run(&["inspect", "pieces/paper-2024.bin", "--json"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let acc = |seq: &str| {
+        v["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["sequence"] == seq)
+            .map(|p| p["accumulation"].as_u64().unwrap())
+            .unwrap()
+    };
+    assert_eq!(acc("--------K---------Q-Q-K---Q-KKQ"), 22);
+    assert!(acc("--K---A----AA") <= 13);
+    let o = run(&["inspect", "pieces/paper-2024.bin"]);
+    let text = stdout(&o);
+    assert!(text.contains("by accumulation"), "{text}");
+    assert!(text.contains("   22  1"), "{text}");
 }

@@ -80,6 +80,21 @@ pub struct PieceFacts {
     pub period: Option<u64>,
 }
 
+/// The most cards the other hand (the one without TEST) holds at the start of any trick of the
+/// template game's cycle with `piece` as TEST; `None` when that game ends. The 2024 long piece
+/// is an *accumulator*: in its cycle player 2's `J-` grows to 22 cards, and only from there does
+/// backward play reach a 26/26 deal, so a large value marks a piece worth assembling for balance.
+pub fn accumulation(template: &Template, piece: &[Card]) -> Option<u8> {
+    let Outcome::Cycle(info) = crate::engine::play(&template.fill(piece)) else {
+        return None;
+    };
+    let other = 1 - template.test_hand as usize;
+    crate::backward::family::cycle_positions(&info)
+        .iter()
+        .map(|p| p.hand(other).len() as u8)
+        .max()
+}
+
 /// Sorts pieces in representative order, plays each template game once for its period, and
 /// assigns classes.
 pub fn describe(template: &Template, mut pieces: Vec<Vec<Card>>) -> Vec<PieceFacts> {
@@ -107,4 +122,28 @@ pub fn describe(template: &Template, mut pieces: Vec<Vec<Card>>) -> Vec<PieceFac
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::{Notation, parse_hand};
+
+    fn dash(s: &str) -> Vec<Card> {
+        parse_hand(s, Notation::Dash).unwrap()
+    }
+
+    #[test]
+    fn the_2024_long_piece_accumulates() {
+        // Source: ../shared/data/pieces-2024.txt, the long piece with one King as an Ace as in the
+        // 2024 deck; `ansatz play --trace` on its template game shows player 2 with 22 cards.
+        let t = Template::jack();
+        assert_eq!(
+            accumulation(&t, &dash("--------K---------Q-Q-K---Q-KAQ")),
+            Some(22)
+        );
+        // A short published piece keeps player 2 small; a sequence that is no piece has no cycle.
+        assert!(accumulation(&t, &dash("--")).unwrap() <= 12);
+        assert_eq!(accumulation(&t, &dash("Q")), None);
+    }
 }

@@ -66,6 +66,19 @@ impl Template {
         Ok(t)
     }
 
+    /// The template a library records in its header (`library::TemplateInfo`), rebuilt from its
+    /// position, filter and face kinds.
+    pub fn from_info(info: &crate::library::TemplateInfo) -> Result<Template, TemplateError> {
+        let mut text = format!("name = {}\nposition = {}\n", info.name, info.position);
+        if !info.filter.is_empty() {
+            text.push_str(&format!("filter = {}\n", info.filter));
+        }
+        if !info.faces.is_empty() {
+            text.push_str(&format!("faces = {}\n", info.faces));
+        }
+        Template::parse(&text, &format!("the library's template {}", info.name))
+    }
+
     /// Parses the text of a template file; `source_name` names it in errors.
     pub fn parse(text: &str, source_name: &str) -> Result<Template, TemplateError> {
         let err = |line: usize, reason: String| TemplateError {
@@ -250,4 +263,25 @@ fn parse_faces(text: &str) -> Result<Vec<Card>, String> {
     }
     kinds.sort_unstable();
     Ok(kinds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ansatz::find::template_info;
+
+    #[test]
+    fn a_library_header_gives_its_template_back() {
+        for path in [
+            "templates/jack.txt",
+            "templates/queen.txt",
+            "templates/census/frame-tail2.txt",
+        ] {
+            let t = Template::read(Path::new(path)).unwrap();
+            let back = Template::from_info(&template_info(&t)).unwrap();
+            assert_eq!(back.display(), t.display(), "{path}");
+            assert_eq!(back.faces, t.faces, "{path}");
+            assert_eq!(back.fill(&[0, 2]), t.fill(&[0, 2]), "{path}");
+        }
+    }
 }
