@@ -7,6 +7,7 @@
 //! depend on the thread count, and a run can resume from its finished units.
 
 pub mod candidates;
+pub mod catalogue;
 pub mod cluster;
 pub mod records;
 pub mod rest;

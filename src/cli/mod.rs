@@ -4,6 +4,7 @@
 mod assemble;
 mod assemble_report;
 mod bench;
+mod catalogue;
 mod cluster;
 mod extend;
 mod family;
@@ -60,6 +61,8 @@ enum Command {
     /// Search many deals: random deals with statistics, or every deal of a small deck.
     Search(search::Args),
     Merge(merge::Args),
+    /// Gather the balanced cycles of assemble result files into one verified catalogue.
+    Catalogue(catalogue::Args),
 }
 
 /// Runs the command line and maps errors to exit codes. A broken pipe is not an error.
@@ -77,6 +80,7 @@ pub fn main() -> ExitCode {
         Command::Mutate(a) => mutate::run(a),
         Command::Search(a) => search::run(a),
         Command::Merge(a) => merge::run(a),
+        Command::Catalogue(a) => catalogue::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,139 @@
+//! `ansatz catalogue`: the balanced cycles of every `assemble` result file under the given paths,
+//! replayed, deduplicated up to mirror images, and written as one catalogue.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use serde_json::json;
+
+use super::output::{BadInput, Out};
+use crate::assemble::catalogue::{Catalogue, build, result_files};
+use crate::library::write_atomic;
+
+/// Gather every balanced cycle of `assemble` result files into one verified catalogue.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  ansatz catalogue                          # every results/**/assemble-*.jsonl
+  ansatz catalogue results/census --json
+  ansatz catalogue a.jsonl b.jsonl --out /tmp/cat
+
+Reads the JSON lines that `ansatz assemble` and `ansatz merge` write (standard deck), keeps the
+cycles with balanced deals, and replays every balanced deal and its mirror image with the
+reference engine: a deal that is not a 26/26 standard deal, ends, or reaches another cycle than
+the file says is an error (exit 2). A cycle and its mirror image (the players exchanged) are one
+entry. Writes OUT/balanced-cycles.jsonl (a summary line, then one line per cycle with all its
+deals) and OUT/balanced-cycles.txt (readable). Exit code 1 when no balanced cycle is found.")]
+pub struct Args {
+    /// Result files or directories (searched for assemble-*.jsonl). Default: results.
+    #[arg(value_name = "PATHS")]
+    paths: Vec<PathBuf>,
+    /// Directory for balanced-cycles.jsonl and balanced-cycles.txt.
+    #[arg(long, default_value = "results", value_name = "DIR")]
+    out: PathBuf,
+    /// Print one JSON object (the summary and every cycle).
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from("results")]
+    } else {
+        args.paths.clone()
+    };
+    for p in &paths {
+        if !p.exists() {
+            return Err(BadInput(format!("{}: no such file or directory", p.display())).into());
+        }
+    }
+    let files = result_files(&paths).map_err(|e| BadInput(e.to_string()))?;
+    let cat = build(&files).map_err(|e| BadInput(e.to_string()))?;
+    let summary = json!({
+        "files": cat.files.len(),
+        "balanced_cycles": cat.cycles(),
+        "balanced_cycles_with_mirrors": cat.cycles_with_mirrors(),
+        "balanced_deals": cat.deals(),
+        "balanced_deals_with_mirrors": cat.deals_with_mirrors(),
+    });
+    let mut jsonl = json!({ "summary": summary }).to_string();
+    jsonl.push('\n');
+    for e in &cat.entries {
+        jsonl.push_str(&json!({ "cycle": e }).to_string());
+        jsonl.push('\n');
+    }
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
+    let path = args.out.join("balanced-cycles.jsonl");
+    write_atomic(&path, jsonl.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
+    let mut text = Vec::new();
+    print_text(&mut text, &cat)?;
+    let path = args.out.join("balanced-cycles.txt");
+    write_atomic(&path, &text).with_context(|| format!("writing {}", path.display()))?;
+    let mut out = Out::new();
+    if args.json {
+        let mut v = summary;
+        v["cycles"] = serde_json::to_value(&cat.entries)?;
+        out.json(&v)?;
+    } else {
+        out.write_all(&text)?;
+        out.flush()?;
+    }
+    Ok(if cat.entries.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn print_text(out: &mut dyn Write, cat: &Catalogue) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "# ansatz catalogue {}: balanced cycles of {} assemble result files, every deal replayed",
+        env!("CARGO_PKG_VERSION"),
+        cat.files.len()
+    )?;
+    writeln!(
+        out,
+        "balanced cycles   {} ({} counting mirror images apart)",
+        cat.cycles(),
+        cat.cycles_with_mirrors()
+    )?;
+    writeln!(
+        out,
+        "balanced deals    {} ({} with their mirror images)\n",
+        cat.deals(),
+        cat.deals_with_mirrors()
+    )?;
+    writeln!(out, "  #  period  deals  closure  cycle id")?;
+    for (i, e) in cat.entries.iter().enumerate() {
+        writeln!(
+            out,
+            "{:>3}  {:>6}  {:>5}  {:>7}  {}",
+            i + 1,
+            e.period,
+            e.balanced.len(),
+            e.closure_size,
+            e.cycle_id
+        )?;
+    }
+    for (i, e) in cat.entries.iter().enumerate() {
+        writeln!(out, "\ncycle {}  {}", i + 1, e.cycle_id)?;
+        writeln!(out, "  mirror   {}", e.mirror_cycle_id)?;
+        writeln!(
+            out,
+            "  period {} tricks; closure {} positions",
+            e.period, e.closure_size
+        )?;
+        writeln!(out, "  deck     {}", e.deck)?;
+        writeln!(out, "  found by {}", e.command)?;
+        writeln!(out, "  listed in {}", e.files.join(", "))?;
+        writeln!(out, "  balanced deals: {}", e.balanced.len())?;
+        for d in &e.balanced {
+            writeln!(out, "    {d}")?;
+        }
+    }
+    Ok(())
+}
