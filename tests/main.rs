@@ -4,6 +4,8 @@
 mod assemble;
 /// Backward play: predecessors, closures, families, extension.
 mod backward;
+/// The catalogue of balanced cycles over result files.
+mod catalogue;
 mod common;
 /// Distribution: job-array shards and `merge`, clusters on timely-dataflow (3 processes on loopback).
 mod dist;
