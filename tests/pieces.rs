@@ -822,3 +822,34 @@ fn inspect_reports_the_accumulator() {
     assert!(text.contains("by accumulation"), "{text}");
     assert!(text.contains("   22  1"), "{text}");
 }
+
+/// The head template of the new accumulator (results/README.md, "How the accumulator was found"):
+/// after `--------K---------`, the 11-card TEST `Q-KK---AKQA` is a piece, and its template game
+/// takes player 2 to 22 cards, as the 2024 long piece does.
+#[test]
+fn the_head_template_finds_the_new_accumulator() {
+    let dir = scratch("head");
+    let out = dir.join("head.bin");
+    let o = run(&[
+        "find-pieces",
+        "--template",
+        "templates/census/head-8K9.txt",
+        "--max-len",
+        "11",
+        "--max-faces",
+        "7",
+        "--out",
+        s(&out),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run(&["inspect", s(&out), "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let pieces = v["pieces"].as_array().unwrap();
+    let p = pieces
+        .iter()
+        .find(|p| p["sequence"] == "Q-KK---AKQA")
+        .expect("the new accumulator is a piece of its head template");
+    assert_eq!(p["accumulation"], 22);
+    assert!(pieces.iter().all(|p| p["accumulation"] == 22));
+}
