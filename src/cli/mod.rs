@@ -40,6 +40,9 @@ Examples:
   ansatz bench --games 1000000 --threads 2 --json
   ansatz predecessors 'J--/-J- (2)'
   ansatz family --json
+  ansatz assemble --balance
+  ansatz assemble --require=--------X---------X-XX---XXXX --rest all --balance
+  ansatz catalogue
   ansatz search random --games 1000000 --plot lengths.svg
   ansatz search exhaustive --deck 6-2J2Q2K2A
 
