@@ -384,9 +384,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         }
     };
-    let total = plan.total_decks().min(limit);
-
     let (units, families) = if let Mode::Cluster(cluster) = &mode {
+        let total = plan.total_decks().min(limit);
         let job = ClusterJob {
             plan: Arc::new(plan),
             limit,
@@ -421,7 +420,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
             &frame,
             shard,
             limit,
-            total,
             &pool,
             (&done_units, &done_families),
             &cfg,
@@ -525,7 +523,6 @@ fn run_local(
     frame: &Frame,
     shard: Option<crate::dist::shard::Shard>,
     limit: u64,
-    total: u64,
     pool: &rayon::ThreadPool,
     (done_units, done_families): (&[UnitDone], &BTreeMap<u128, FamilyDone>),
     cfg: &ClosureConfig,
@@ -533,7 +530,11 @@ fn run_local(
 ) -> Option<(Vec<UnitDone>, Vec<FamilyDone>)> {
     // Phase 1: test every deck (of this shard).
     let owns = |i: u32| shard.is_none_or(|s| s.owns(i as u64));
-    let pb = progress::bar(total, "decks", args.quiet || args.json);
+    let pb = progress::bar(
+        plan.total_decks().min(limit),
+        "decks",
+        args.quiet || args.json,
+    );
     pb.inc(done_units.iter().map(|u| u.decks).sum());
     let finished_now = std::sync::atomic::AtomicUsize::new(0);
     let stop_after = args.stop_after_units.unwrap_or(usize::MAX);
