@@ -14,5 +14,7 @@ pub mod engine;
 pub mod library;
 pub mod notation;
 pub mod position;
+pub mod provenance;
+pub mod reproduce;
 pub mod rng;
 pub mod search;

@@ -1,20 +1,20 @@
-//! Helpers shared by the integration tests: the shared data directory and running the binary.
+//! Helpers shared by the integration tests: the known-answer files in `tests/data` and running the binary.
 
 #![allow(dead_code)]
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-/// `../shared/data` next to the repository (CI clones the repo beside `shared/`).
-pub fn shared_data(name: &str) -> PathBuf {
+/// A known-answer file in `tests/data` (each opens with a `# Source:` header).
+pub fn test_data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
+        .join("tests/data")
         .join(name)
 }
 
 /// Lines of a known-answer file, without comments and blank lines.
 pub fn data_lines(name: &str) -> Vec<String> {
-    let path = shared_data(name);
+    let path = test_data(name);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
     text.lines()

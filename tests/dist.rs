@@ -67,7 +67,7 @@ fn same(got: &Value, want: &Value, what: &str) {
     );
 }
 
-/// The result files of a run, without the lines that name the command line or the wall time.
+/// The result files of a run: their facts, without the `run` line (command line, wall time).
 fn result_files(dir: &Path) -> Vec<(String, String)> {
     let mut files: Vec<(String, String)> = std::fs::read_dir(dir)
         .unwrap()
@@ -80,7 +80,7 @@ fn result_files(dir: &Path) -> Vec<(String, String)> {
             let text = std::fs::read_to_string(&p).unwrap();
             let kept: Vec<&str> = text
                 .lines()
-                .filter(|l| !l.starts_with("{\"meta\"") && !l.starts_with("{\"summary\""))
+                .filter(|l| !l.starts_with("{\"run\""))
                 .collect();
             (
                 p.file_name().unwrap().to_string_lossy().into_owned(),
@@ -616,8 +616,8 @@ fn family_answer(mut v: Value) -> Value {
         "seconds",
         "positions_per_second",
         "threads",
-        "command",
-        "version",
+        "duplicates",
+        "run",
     ] {
         v.as_object_mut().unwrap().remove(k);
     }
@@ -626,7 +626,7 @@ fn family_answer(mut v: Value) -> Value {
 
 #[test]
 fn family_shards_merge_into_the_single_run_answer() {
-    // Source: arXiv:2403.13855 (2024), Appendix C (shared/data/games-2024.txt): its first game.
+    // Source: arXiv:2403.13855 (2024), Appendix C (tests/data/games-2024.txt): its first game.
     let first = super::common::data_lines("games-2024.txt")[0].clone();
     // The 2024 paper's balanced deal (the default position), and the first constructed game.
     for (position, n) in [(None, 3), (Some(first.as_str()), 4)] {
@@ -656,7 +656,8 @@ fn family_shards_merge_into_the_single_run_answer() {
         };
         let (saved, merged) = (read(&single), read(&out));
         assert_eq!(family_answer(merged.clone()), family_answer(saved));
-        assert!(!merged["command"].as_str().unwrap().contains("--shard"));
+        let command = merged["run"]["command"].as_str().unwrap();
+        assert!(command.starts_with("ansatz family") && !command.contains("--shard"));
         // A missing shard is refused.
         let o = ansatz(&["merge", &files[0]]);
         assert_eq!(o.status.code(), Some(2));
@@ -685,7 +686,7 @@ fn search_answer(mut v: Value) -> Value {
         "threads",
         "games_per_second",
         "games_per_second_per_thread",
-        "command",
+        "run",
     ] {
         o.remove(k);
     }
@@ -703,9 +704,10 @@ fn search_files(dir: &Path) -> Vec<(String, Vec<String>)> {
         })
         .map(|p| {
             let text = std::fs::read_to_string(&p).unwrap();
+            // Facts only: a text file's run block (its last lines) and JSON's `run` differ.
             let lines = text
                 .lines()
-                .filter(|l| !l.starts_with("# ansatz"))
+                .take_while(|l| *l != "run")
                 .map(|l| match serde_json::from_str::<Value>(l) {
                     Ok(v) if v.is_object() => search_answer(v).to_string(),
                     _ => l.to_string(),

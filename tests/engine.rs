@@ -1,4 +1,4 @@
-//! Engine tests: known answers (shared/data), fast == reference property tests, notation round trips,
+//! Engine tests: known answers (tests/data), fast == reference property tests, notation round trips,
 //! and the exit codes of `ansatz play`.
 
 use ansatz::card::{Card, DeckSpec};
@@ -36,7 +36,7 @@ fn all_engines_agree(p: &Position) -> Outcome {
     r
 }
 
-// Source: arXiv:2403.13855 (2024), Appendix C (shared/data/games-2024.txt).
+// Source: arXiv:2403.13855 (2024), Appendix C (tests/data/games-2024.txt).
 #[test]
 fn all_16_constructed_games_never_end() {
     let games = data_lines("games-2024.txt");
@@ -56,7 +56,7 @@ fn field(fields: &str, key: &str) -> Option<u64> {
         .map(|v| v.parse().unwrap())
 }
 
-// Source: shared/data/known-answers.txt (each group names its source: arXiv:2403.13855 Appendix D,
+// Source: tests/data/known-answers.txt (each group names its source: arXiv:2403.13855 Appendix D,
 // Paulhus 1999, and hand-worked games from rules.md).
 #[test]
 fn known_answers_file() {

@@ -9,9 +9,11 @@ mod catalogue;
 mod common;
 /// Distribution: job-array shards and `merge`, clusters on timely-dataflow (3 processes on loopback).
 mod dist;
-/// Engines: known answers from shared/data, fast vs reference property tests, notation round trips.
+/// Engines: known answers from tests/data, fast vs reference property tests, notation round trips.
 mod engine;
 /// Pieces: enumeration vs naive checker, templates, classes, libraries, checkpoints, mutate.
 mod pieces;
+/// The repository stands alone: no reference outside it, sources named, links resolve.
+mod repo;
 /// Search: exhaustive known answers, prefix sharing vs every deal, multi-player engine, resume, bad input.
 mod search;

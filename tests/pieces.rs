@@ -175,7 +175,7 @@ fn enumeration(method: &str) -> library::Enumeration {
 
 #[test]
 fn paper_pieces_within_limits_are_found() {
-    // Source: arXiv:2403.13855 (2024), Appendix C (shared/data/pieces-2024.txt).
+    // Source: arXiv:2403.13855 (2024), Appendix C (tests/data/pieces-2024.txt).
     let t = Template::jack();
     let p = params(1, 15, 4);
     let found = all_ranges(&Enumerator::new(&t, &p, 6).unwrap());
@@ -192,7 +192,7 @@ fn paper_pieces_within_limits_are_found() {
             checked += 1;
         }
     }
-    // Includes the two pieces the single-kind heuristic misses (shared/spec/ansatz.md).
+    // The exact enumeration also finds the two pieces the single-kind heuristic (`--faces-as`) misses.
     assert!(checked >= 10, "{checked}");
     assert!(found.binary_search(&cards("--K---A----AA")).is_ok());
     assert!(found.binary_search(&cards("--------A-KAA")).is_ok());
@@ -216,7 +216,7 @@ fn faces_as_is_a_subset_of_exact() {
     heur.sort();
     assert!(!heur.is_empty());
     assert!(heur.iter().all(|h| exact.binary_search(h).is_ok()));
-    // Source: shared/spec/ansatz.md ("What our own exploratory runs taught us").
+    // Source: the project's own exploratory runs (docs/ansatz.md): the heuristic misses this piece.
     assert!(heur.binary_search(&cards("--K---A----AA")).is_err());
     assert_eq!(face_assignments(&cards("-K-K"), &p).len(), 9);
 }
@@ -799,7 +799,7 @@ fn find_pieces_fill_writes_every_full_deck() {
 }
 
 /// The shipped published pieces: the 2024 long piece is the accumulator (player 2 holds 22 cards
-/// in its template game's cycle; source ../shared/data/pieces-2024.txt and `ansatz play --trace`),
+/// in its template game's cycle; source tests/data/pieces-2024.txt and `ansatz play --trace`),
 /// and the text output counts the pieces by accumulation.
 #[test]
 fn inspect_reports_the_accumulator() {

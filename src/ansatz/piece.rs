@@ -135,7 +135,7 @@ mod tests {
 
     #[test]
     fn the_2024_long_piece_accumulates() {
-        // Source: ../shared/data/pieces-2024.txt, the long piece with one King as an Ace as in the
+        // Source: tests/data/pieces-2024.txt (arXiv:2403.13855, Appendix C), the long piece with one King as an Ace as in the
         // 2024 deck; `ansatz play --trace` on its template game shows player 2 with 22 cards.
         let t = Template::jack();
         assert_eq!(

@@ -43,11 +43,13 @@ enum Line {
     Meta(Meta),
     Summary(serde::de::IgnoredAny),
     Cycle(CycleLine),
+    Run(Meta),
 }
 
+/// The command of a result file: in its `run` line (or, written by older versions, its meta).
 #[derive(Deserialize)]
 struct Meta {
-    command: String,
+    command: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -123,7 +125,8 @@ impl Catalogue {
     }
 }
 
-/// Every `assemble-*.jsonl` file under `paths` (files as given, directories searched), sorted.
+/// Every `assemble` result file under `paths` (files as given; in directories, every `*.jsonl`
+/// whose first line is an assemble meta line), sorted.
 pub fn result_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CatalogueError> {
     let mut out = Vec::new();
     for p in paths {
@@ -147,15 +150,20 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), CatalogueError> {
         let path = e.map_err(io)?.path();
         if path.is_dir() {
             walk(&path, out)?;
-        } else if path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.starts_with("assemble-") && n.ends_with(".jsonl"))
-        {
+        } else if path.extension().is_some_and(|x| x == "jsonl") && is_assemble_result(&path) {
             out.push(path);
         }
     }
     Ok(())
+}
+
+/// Whether a file opens with an `assemble` meta line.
+fn is_assemble_result(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 9];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| &head == b"{\"meta\":{")
 }
 
 /// Reads `files` (standard-deck `assemble` results) and builds the catalogue. Each balanced deal is
@@ -172,26 +180,32 @@ pub fn build(files: &[PathBuf]) -> Result<Catalogue, CatalogueError> {
             source,
         })?;
         let name = path.display().to_string();
-        let mut command = None;
+        let bad = |i: usize, reason: String| CatalogueError::Format {
+            path: path.clone(),
+            line: i + 1,
+            reason,
+        };
+        let mut lines = Vec::new();
         for (i, raw) in text.lines().enumerate() {
-            let bad = |reason: String| CatalogueError::Format {
-                path: path.clone(),
-                line: i + 1,
-                reason,
-            };
             let line: Line = serde_json::from_str(raw)
-                .map_err(|e| bad(format!("not an assemble result line: {e}")))?;
-            let c = match line {
-                Line::Meta(m) => {
-                    command = Some(m.command);
-                    continue;
-                }
-                Line::Summary(_) => continue,
-                Line::Cycle(c) => c,
-            };
-            let Some(command) = &command else {
-                return Err(bad("a cycle before the meta line".into()));
-            };
+                .map_err(|e| bad(i, format!("not an assemble result line: {e}")))?;
+            lines.push(line);
+        }
+        if !matches!(lines.first(), Some(Line::Meta(_))) {
+            return Err(bad(0, "the first line is not the meta line".into()));
+        }
+        let command = lines
+            .iter()
+            .rev()
+            .find_map(|l| match l {
+                Line::Run(m) | Line::Meta(m) => m.command.clone(),
+                _ => None,
+            })
+            .map(|c| crate::provenance::normalize_command(&c))
+            .ok_or_else(|| bad(0, "no command in the file".into()))?;
+        let command = &command;
+        for line in lines {
+            let Line::Cycle(c) = line else { continue };
             if c.balanced.is_empty() {
                 continue;
             }

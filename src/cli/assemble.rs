@@ -94,9 +94,14 @@ pub struct Args {
     /// Most positions of one family's backward closure; larger families are reported as partial.
     #[arg(long, default_value_t = 20_000_000, value_name = "N")]
     max_positions: u64,
-    /// Directory for results and the checkpoint.
-    #[arg(long, default_value = "results", value_name = "DIR")]
+    /// Directory for the result files (and the checkpoint, except under results/, whose
+    /// checkpoints go to out/work/).
+    #[arg(long, default_value = crate::provenance::DEFAULT_OUT, value_name = "DIR")]
     out: PathBuf,
+    /// Name of the result files (DIR/NAME.jsonl, DIR/NAME.txt) instead of one made from the
+    /// options.
+    #[arg(long, value_name = "NAME", value_parser = parse_name)]
+    name: Option<String>,
     /// Finish an interrupted run from its checkpoint.
     #[arg(long)]
     resume: bool,
@@ -114,6 +119,21 @@ pub struct Args {
     stop_after_units: Option<usize>,
     #[command(flatten)]
     dist: DistArgs,
+}
+
+/// A result-file name: letters, digits, `-`, `_` and `.`, at most 60 characters.
+pub(super) fn parse_name(s: &str) -> Result<String, String> {
+    let ok = !s.is_empty()
+        && s.len() <= 60
+        && !s.starts_with('.')
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+    if ok {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "{s:?}: a name is 1 to 60 letters, digits, `-`, `_` or `.`, not starting with `.`"
+        ))
+    }
 }
 
 fn parse_faces(s: &str) -> Result<Faces, String> {
@@ -278,7 +298,8 @@ fn setup(args: &Args) -> Result<Setup> {
     } else {
         String::new()
     };
-    let stem = format!(
+    let stem = args.name.clone().unwrap_or_else(|| {
+        format!(
         "assemble-{}{}-k{}{}{}{}",
         if around {
             "rest".to_string()
@@ -300,7 +321,8 @@ fn setup(args: &Args) -> Result<Setup> {
             .map(|r| format!("-with-{}", r.replace('-', ".")))
             .unwrap_or_default(),
         if args.balance { "-balance" } else { "" }
-    );
+    )
+    });
     Ok(Setup {
         deck,
         template: want,
@@ -338,7 +360,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     // In a cluster only process 0 logs and writes; the others compute and exit quietly.
     let lead = mode.lead();
-    let ckpt_path = args.out.join(format!("{ckpt_stem}.checkpoint"));
+    let work = crate::provenance::work_dir(&args.out);
+    let ckpt_path = work.join(format!("{ckpt_stem}.checkpoint"));
     let pool = super::bench::pool(args.threads)?;
 
     // A cluster connects first: if it never forms, no checkpoint is left behind.
@@ -436,7 +459,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ));
     }
 
-    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let command = crate::provenance::this_command();
     let meta = json!({
         "command": command,
         "ansatz_version": env!("CARGO_PKG_VERSION"),
@@ -461,7 +484,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Ok(())
     };
     if let Some(s) = shard {
-        let path = args.out.join(format!("{stem}.{}.bin", s.suffix()));
+        let path = work.join(format!("{stem}.{}.bin", s.suffix()));
         let records: Vec<Record> = units
             .iter()
             .cloned()
@@ -496,14 +519,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 units.len(),
                 families.len(),
                 path.display(),
-                args.out
-                    .join(format!("{stem}.shard-*-of-{}.bin", s.count))
+                work.join(format!("{stem}.shard-*-of-{}.bin", s.count))
                     .display()
             )?;
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let summary = finish(&context, Some(&args.out), &units, &families, started)?;
+    let threads = pool.current_num_threads();
+    let summary = finish(&context, Some(&args.out), &units, &families, started, threads)?;
     finish_log()?;
     let mut out = Out::new();
     if args.json {

@@ -20,6 +20,7 @@ use crate::card::Card;
 use crate::dist::shard::ShardFile;
 use crate::library::write_atomic;
 use crate::position::Position;
+use crate::provenance::{Run, normalize_command};
 
 /// What `ansatz merge` needs, besides the records, to write the single-run answer.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
@@ -72,7 +73,8 @@ pub(super) fn merge_shards(files: &[ShardFile], out: Option<&Path>) -> Result<(V
                 .ok_or_else(|| bad("a cycle has no family (a shard is incomplete)"))
         })
         .collect::<Result<_, _>>()?;
-    let mut summary = finish(&context, out, &units, &families, started)?;
+    let threads = rayon::current_num_threads();
+    let mut summary = finish(&context, out, &units, &families, started, threads)?;
     // With `out`, `read_set` has checked that every shard is here.
     if out.is_none() {
         let shards: Vec<u32> = files.iter().map(|f| f.shard.index).collect();
@@ -93,6 +95,7 @@ pub(super) fn finish(
     units: &[UnitDone],
     families: &[FamilyDone],
     started: Instant,
+    threads: usize,
 ) -> Result<Value> {
     let merged = merge(units);
     let by_key: BTreeMap<u128, &FamilyDone> = families.iter().map(|f| (f.cycle_key, f)).collect();
@@ -185,13 +188,27 @@ pub(super) fn finish(
     });
     if let Some(dir) = dir {
         let meta: Value = serde_json::from_str(&ctx.meta)?;
-        write_results(dir, &ctx.stem, &meta, &summary, units, !ctx.balance)?;
+        // Runs of older versions recorded the program path and the steering flags.
+        let command = normalize_command(meta["command"].as_str().unwrap_or("ansatz assemble"));
+        let run = Run::here(command, threads, started.elapsed().as_secs_f64());
+        write_results(dir, &ctx.stem, &meta, &summary, units, !ctx.balance, &run)?;
     }
     Ok(summary)
 }
 
-/// `DIR/STEM.jsonl` (a meta line, a summary line, one line per reported cycle), `DIR/STEM.txt`
-/// (readable), and without `--balance` `DIR/STEM-decks.txt` (every non-terminating deck).
+/// The facts of a run's meta: what was assembled, without the command and version (provenance).
+pub(crate) fn meta_facts(meta: &Value) -> Value {
+    let mut m = meta.clone();
+    if let Some(o) = m.as_object_mut() {
+        o.remove("command");
+        o.remove("ansatz_version");
+    }
+    m
+}
+
+/// `DIR/STEM.jsonl` (a meta line, a summary line, one line per reported cycle: the facts; then
+/// the `run` line, the provenance), `DIR/STEM.txt` (readable, the run last), and without
+/// `--balance` `DIR/STEM-decks.txt` (every non-terminating deck).
 fn write_results(
     dir: &Path,
     stem: &str,
@@ -199,22 +216,31 @@ fn write_results(
     summary: &Value,
     units: &[UnitDone],
     all_decks: bool,
+    run: &Run,
 ) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let facts = meta_facts(meta);
     let mut jsonl = String::new();
-    jsonl.push_str(&json!({"meta": meta}).to_string());
+    jsonl.push_str(&json!({"meta": facts}).to_string());
     jsonl.push('\n');
     let mut head = summary.clone();
     head.as_object_mut().unwrap().remove("cycles");
+    head.as_object_mut().unwrap().remove("seconds");
     jsonl.push_str(&json!({"summary": head}).to_string());
     jsonl.push('\n');
     for c in summary["cycles"].as_array().unwrap() {
         jsonl.push_str(&json!({"cycle": c}).to_string());
         jsonl.push('\n');
     }
+    jsonl.push_str(&run.line());
+    jsonl.push('\n');
     let path = dir.join(format!("{stem}.jsonl"));
     write_atomic(&path, jsonl.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
     let mut text = Vec::new();
-    print_text(&mut text, summary, meta)?;
+    let mut facts_summary = summary.clone();
+    facts_summary.as_object_mut().unwrap().remove("seconds");
+    print_text(&mut text, &facts_summary, &facts)?;
+    text.extend_from_slice(run.text_block().as_bytes());
     let path = dir.join(format!("{stem}.txt"));
     write_atomic(&path, &text).with_context(|| format!("writing {}", path.display()))?;
     if all_decks {
@@ -232,14 +258,16 @@ fn write_results(
     Ok(())
 }
 
+/// The readable summary: on stdout with the seconds, in a result file without them (its run
+/// block closes the file instead).
 pub(super) fn print_text(out: &mut dyn Write, s: &Value, meta: &Value) -> std::io::Result<()> {
-    writeln!(out, "# {}", meta["command"].as_str().unwrap_or(""))?;
     writeln!(
         out,
-        "# ansatz {}; libraries {}; template {}",
-        meta["ansatz_version"].as_str().unwrap_or(""),
+        "# ansatz assemble: deck {}; libraries {}; template {}; {} pieces",
+        meta["deck"].as_str().unwrap_or(""),
         meta["libraries"],
-        meta["template"].as_str().unwrap_or("")
+        meta["template"].as_str().unwrap_or(""),
+        meta["pieces"]
     )?;
     writeln!(out, "decks tested      {}", s["decks_tested"])?;
     writeln!(out, "non-terminating   {}", s["non_terminating"])?;
@@ -265,11 +293,9 @@ pub(super) fn print_text(out: &mut dyn Write, s: &Value, meta: &Value) -> std::i
         "cycles by reach   {} (reach: the most cards the smaller hand holds in any position of the family)",
         reach.join(", ")
     )?;
-    writeln!(
-        out,
-        "seconds           {:.2}",
-        s["seconds"].as_f64().unwrap_or(0.0)
-    )?;
+    if let Some(secs) = s.get("seconds").and_then(Value::as_f64) {
+        writeln!(out, "seconds           {secs:.2}")?;
+    }
     if let Some(p) = s.get("partial") {
         writeln!(
             out,

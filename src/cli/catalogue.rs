@@ -11,13 +11,15 @@ use serde_json::json;
 use super::output::{BadInput, Out};
 use crate::assemble::catalogue::{Catalogue, build, result_files};
 use crate::library::write_atomic;
+use crate::provenance::Run;
 
 /// Gather every balanced cycle of `assemble` result files into one verified catalogue.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
 Examples:
-  ansatz catalogue                          # every results/**/assemble-*.jsonl
-  ansatz catalogue results/census --json
+  ansatz catalogue                          # every assemble result file under results/
+  ansatz catalogue results/assemble --json
+  ansatz catalogue --out results/balanced   # rewrite the tracked catalogue
   ansatz catalogue a.jsonl b.jsonl --out /tmp/cat
 
 Reads the JSON lines that `ansatz assemble` and `ansatz merge` write (standard deck), keeps the
@@ -25,13 +27,13 @@ cycles with balanced deals, and replays every balanced deal and its mirror image
 reference engine: a deal that is not a 26/26 standard deal, ends, or reaches another cycle than
 the file says is an error (exit 2). A cycle and its mirror image (the players exchanged) are one
 entry. Writes OUT/balanced-cycles.jsonl (a summary line, then one line per cycle with all its
-deals) and OUT/balanced-cycles.txt (readable). Exit code 1 when no balanced cycle is found.")]
+deals, then the run line) and OUT/balanced-cycles.txt (readable), OUT by default out/. Exit code 1 when no balanced cycle is found.")]
 pub struct Args {
-    /// Result files or directories (searched for assemble-*.jsonl). Default: results.
+    /// Result files or directories (searched for assemble result files). Default: results.
     #[arg(value_name = "PATHS")]
     paths: Vec<PathBuf>,
     /// Directory for balanced-cycles.jsonl and balanced-cycles.txt.
-    #[arg(long, default_value = "results", value_name = "DIR")]
+    #[arg(long, default_value = crate::provenance::DEFAULT_OUT, value_name = "DIR")]
     out: PathBuf,
     /// Print one JSON object (the summary and every cycle).
     #[arg(long)]
@@ -39,6 +41,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    let started = std::time::Instant::now();
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from("results")]
     } else {
@@ -64,12 +67,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
         jsonl.push_str(&json!({ "cycle": e }).to_string());
         jsonl.push('\n');
     }
+    let run = Run::here(
+        crate::provenance::this_command(),
+        1,
+        started.elapsed().as_secs_f64(),
+    );
+    jsonl.push_str(&run.line());
+    jsonl.push('\n');
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
     let path = args.out.join("balanced-cycles.jsonl");
     write_atomic(&path, jsonl.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
     let mut text = Vec::new();
     print_text(&mut text, &cat)?;
+    text.extend_from_slice(run.text_block().as_bytes());
     let path = args.out.join("balanced-cycles.txt");
     write_atomic(&path, &text).with_context(|| format!("writing {}", path.display()))?;
     let mut out = Out::new();

@@ -109,25 +109,17 @@ const DIST_FLAGS: &[&str] = &[
 ];
 
 /// The command line as recorded in result files: without the flags that only steer this
-/// invocation (the distribution flags and `steering`, each with its value, and the `switches`),
-/// so a cluster run, a merged job array, an interrupted and resumed run and a single run record
-/// the same command.
+/// invocation (the distribution flags, the provenance module's steering flags, and `steering`,
+/// each with its value, and the `switches`), so a cluster run, a merged job array, an
+/// interrupted and resumed run and a single run record the same command.
 pub fn recorded_command(steering: &[&str], switches: &[&str]) -> String {
-    let takes_value = |a: &str| DIST_FLAGS.contains(&a) || steering.contains(&a);
-    let mut out = vec!["ansatz".to_string()];
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        if switches.contains(&a.as_str()) {
-            continue;
-        }
-        if takes_value(&a) {
-            args.next();
-            continue;
-        }
-        if a.split_once('=').is_some_and(|(f, _)| takes_value(f)) {
-            continue;
-        }
-        out.push(a);
-    }
-    out.join(" ")
+    use crate::provenance::{STEERING_SWITCH, STEERING_VALUE, user_command};
+    let values: Vec<&str> = DIST_FLAGS
+        .iter()
+        .chain(STEERING_VALUE)
+        .chain(steering)
+        .copied()
+        .collect();
+    let switches: Vec<&str> = STEERING_SWITCH.iter().chain(switches).copied().collect();
+    user_command(std::env::args(), &values, &switches)
 }

@@ -1,5 +1,5 @@
 //! `ansatz extend`: balanced deals whose games run longer than a given terminating game, grown
-//! backwards from its path; games past the record go to `results/`.
+//! backwards from its path; games past the record go to `out/` (or `--results DIR`).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -27,7 +27,7 @@ Examples:
 
 Every position in the backward tree reaches the original game, so its length is known; every
 balanced one is still replayed forward, and the K longest by cards and by tricks are printed. A game
-longer than the record (8344 cards or 1164 tricks) is written to --results (default results/).
+longer than the record (8344 cards or 1164 tricks) is written to --results (default out/).
 Exit 1 when the tree holds no balanced position; a search cut by --max-positions says so.")]
 pub struct Args {
     /// The position: HAND1/HAND2 [(1)|(2)], top card first. Its game must terminate.
@@ -41,7 +41,7 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = ExtendConfig::default().max_positions)]
     max_positions: u64,
     /// Where games longer than the record are written.
-    #[arg(long, value_name = "DIR", default_value = "results")]
+    #[arg(long, value_name = "DIR", default_value = crate::provenance::DEFAULT_OUT)]
     results: PathBuf,
     /// Write games with more cards than this (the record by default).
     #[arg(long, value_name = "CARDS", default_value_t = RECORD_CARDS)]
@@ -80,8 +80,7 @@ fn save_record(dir: &std::path::Path, g: &Game) -> Result<PathBuf> {
     let key = g.position.pack().unwrap_or(0);
     let stem = format!("long-game-{}c-{}t-{key:032x}", g.cards, g.tricks);
     let mut v = game_json(g);
-    v["command"] = Value::from(command_line());
-    v["version"] = Value::from(env!("CARGO_PKG_VERSION"));
+    v["run"] = crate::provenance::Run::here(command_line(), rayon::current_num_threads(), 0.0).to_json();
     let json_path = dir.join(format!("{stem}.json"));
     write_atomic(&json_path, &format!("{v}\n"))?;
     let text = format!(

@@ -55,12 +55,12 @@ most cards the smaller hand holds in any of them (26 for the standard deck exact
 balanced deals; below that, how close to balance the family comes).
 Exit 1 when the game terminates (no cycle) or --max-positions stops the search (partial counts).
 At most every 5 s, at a level boundary, the BFS (next level and totals) is saved atomically to
-FILE.checkpoint beside --out FILE (else results/family-HASH.checkpoint); after Ctrl-C or kill -9
+FILE.checkpoint beside --out FILE (else out/family-HASH.checkpoint); after Ctrl-C or kill -9
 run the same command with --resume (on every process of a cluster: process 0 reads it).
 --shard I/N takes the cycle positions s (in play order from the cycle id) with s % N == I and the
 positions whose games first meet the cycle there; `ansatz merge` joins the parts into the single
 run's answer (--max-positions then applies to each shard's part). Without --out the shard file is
-results/family-HASH.shard-I-of-N.bin.")]
+out/family-HASH.shard-I-of-N.bin.")]
 pub struct Args {
     /// The position: HAND1/HAND2 [(1)|(2)], top card first. Default: the balanced
     /// non-terminating deal of the 2024 paper.
@@ -93,7 +93,7 @@ pub struct Args {
     #[arg(long, default_value = "auto", value_name = "NOTATION")]
     notation: Notation,
     /// Continue the run saved in its checkpoint (FILE.checkpoint beside --out FILE, else
-    /// results/family-HASH.checkpoint) from its last saved level.
+    /// out/family-HASH.checkpoint) from its last saved level.
     #[arg(long, conflicts_with_all = ["visited_set", "shard"])]
     resume: bool,
     /// Seconds between checkpoint saves (at level boundaries).
@@ -124,9 +124,9 @@ pub(super) fn write_atomic(path: &Path, text: &str) -> Result<()> {
         .with_context(|| format!("writing {}", path.display()))
 }
 
-/// The command line that is running, for result files.
+/// The command line that is running, as a user types it, for result files.
 pub(super) fn command_line() -> String {
-    std::env::args().collect::<Vec<_>>().join(" ")
+    crate::provenance::this_command()
 }
 
 fn family_json(f: &Family, threads: usize) -> Value {
@@ -298,7 +298,7 @@ impl LevelCheckpoint {
                 name.push(".checkpoint");
                 PathBuf::from(name)
             }
-            None => PathBuf::from("results").join(format!(
+            None => PathBuf::from(crate::provenance::DEFAULT_OUT).join(format!(
                 "family-{:016x}.checkpoint",
                 fnv1a(fingerprint.as_bytes())
             )),
@@ -423,10 +423,7 @@ impl LevelHook for Saver {
 
 /// The command line for result files: a resumed run records the command that started it.
 fn resumed_command() -> String {
-    std::env::args()
-        .filter(|a| a != "--resume")
-        .collect::<Vec<_>>()
-        .join(" ")
+    crate::provenance::this_command()
 }
 
 /// A game that ends has no family: exit 1 with the reason; other errors are bad input.
@@ -454,9 +451,15 @@ fn report(
     let mut v = family_json(f, threads);
     v["position"] = Value::from(pos.to_string());
     if let Some(path) = out_file {
+        // Facts, and apart from them the run's provenance (the closure's duplicate count depends
+        // on how the threads met, so it goes with the run too).
         let mut saved = v.clone();
-        saved["command"] = Value::from(command);
-        saved["version"] = Value::from(env!("CARGO_PKG_VERSION"));
+        for k in ["seconds", "positions_per_second", "threads", "duplicates"] {
+            saved.as_object_mut().unwrap().remove(k);
+        }
+        let mut run = crate::provenance::Run::here(command.to_string(), threads, f.seconds).to_json();
+        run["duplicates"] = Value::from(f.duplicates);
+        saved["run"] = run;
         write_atomic(path, &format!("{saved}\n"))?;
     }
     let mut out = Out::new();
@@ -509,11 +512,11 @@ struct FamilyContext {
 }
 
 /// The shard file of a `family --shard I/N` run: `OUT.shard-I-of-N` beside `--out OUT`, else
-/// `results/family-HASH.shard-I-of-N.bin` (HASH: of the position).
+/// `out/family-HASH.shard-I-of-N.bin` (HASH: of the position).
 fn shard_file_path(out: Option<&Path>, pos: &Position, s: Shard) -> PathBuf {
     match out {
         Some(p) => beside(p, s),
-        None => PathBuf::from("results").join(format!(
+        None => PathBuf::from(crate::provenance::DEFAULT_OUT).join(format!(
             "family-{:016x}.{}.bin",
             fnv1a(pos.to_string().as_bytes()),
             s.suffix()

@@ -38,8 +38,8 @@ Examples:
   ansatz find-pieces --resume                          # finish an interrupted run
   ansatz find-pieces --max-len 28 --shard 3/16 --out pieces/len28.bin   # job array; then merge
   ansatz find-pieces --max-len 28 --hosts hosts.txt --process 1 --workers 32   # cluster
-  ansatz find-pieces --from-text ../shared/data/pieces-2024.txt --out pieces/paper-2024.bin
-  ansatz find-pieces --fill --out results/jack-fill.bin   # every full deck of the jack template
+  ansatz find-pieces --from-text tests/data/pieces-2024.txt --out pieces/paper-2024.bin
+  ansatz find-pieces --fill --out out/jack-fill.bin   # every full deck of the jack template
 
 Candidates are all sequences of --min-len..=--max-len cards over number cards and the template's
 face kinds (Q, K, A for templates/jack.txt), with at most --max-faces faces and at most
@@ -86,7 +86,7 @@ pub struct Args {
     #[arg(long, conflicts_with = "faces_as")]
     naive: bool,
     /// Output library.
-    #[arg(long, default_value = "pieces/found.bin", value_name = "FILE")]
+    #[arg(long, default_value = "out/found.bin", value_name = "FILE")]
     out: PathBuf,
     /// Continue the run recorded in OUT.checkpoint.
     #[arg(long)]

@@ -15,7 +15,7 @@ use crate::dist::shard::{decode_part, read_set, read_some};
 Examples:
   ansatz assemble --balance --shard 0/3 --out shards     # one task of a job array (0/3, 1/3, 2/3)
   ansatz merge shards/assemble-paper-2024-k3-balance.shard-*-of-3.bin --json
-  ansatz merge --out results shards/*.bin
+  ansatz merge --out out shards/*.bin
   ansatz find-pieces --max-len 20 --shard 1/4 --out pieces/len20.bin   # writes pieces/len20.bin.shard-1-of-4
   ansatz merge pieces/len20.bin.shard-*-of-4                            # writes pieces/len20.bin
   ansatz search exhaustive --deck 8-2J2Q2K --shard 0/2                  # and 1/2
@@ -60,7 +60,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut out = Out::new();
     match files[0].command.as_str() {
         "assemble" => {
-            let dir = args.out.unwrap_or_else(|| PathBuf::from("results"));
+            let dir = args
+                .out
+                .unwrap_or_else(|| PathBuf::from(crate::provenance::DEFAULT_OUT));
             let dir = (!args.partial).then_some(dir.as_path());
             let (summary, meta) = super::assemble_report::merge_shards(&files, dir)?;
             if args.json {

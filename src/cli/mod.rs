@@ -16,6 +16,7 @@ mod output;
 mod play;
 mod predecessors;
 mod progress;
+mod reproduce;
 mod search;
 
 use std::process::ExitCode;
@@ -43,6 +44,7 @@ Examples:
   ansatz assemble --balance
   ansatz assemble --require=--------X---------X-XX---XXXX --rest all --balance
   ansatz catalogue
+  ansatz reproduce results/assemble/paper-2024-k3.jsonl
   ansatz search random --games 1000000 --plot lengths.svg
   ansatz search exhaustive --deck 6-2J2Q2K2A
 
@@ -66,6 +68,8 @@ enum Command {
     Merge(merge::Args),
     /// Gather the balanced cycles of assemble result files into one verified catalogue.
     Catalogue(catalogue::Args),
+    /// Rerun the command recorded in result files and check that their facts come out the same.
+    Reproduce(reproduce::Args),
 }
 
 /// Runs the command line and maps errors to exit codes. A broken pipe is not an error.
@@ -84,6 +88,7 @@ pub fn main() -> ExitCode {
         Command::Search(a) => search::run(a),
         Command::Merge(a) => merge::run(a),
         Command::Catalogue(a) => catalogue::run(a),
+        Command::Reproduce(a) => reproduce::run(a),
     };
     match result {
         Ok(code) => code,

@@ -15,6 +15,7 @@ use super::merge::decode;
 use super::output::{BadInput, Out};
 use super::play::parse_deck;
 use super::progress;
+use crate::provenance::Run;
 use crate::card::DeckSpec;
 use crate::dist::shard::{Shard, ShardFile, encode_part};
 use crate::engine::multi::{self, MultiOutcome};
@@ -54,12 +55,12 @@ Examples:
   ansatz search random --deck camicia --balanced-faces --top 5
   ansatz search random --games 100000000 --resume      # after Ctrl-C or kill -9
   ansatz search random --games 100000000 --shard 0/4   # one task of a job array (0/4 .. 3/4)
-  ansatz merge results/random-36-4J4Q4K4A-2p-seed1.shard-*-of-4.bin
+  ansatz merge out/random-36-4J4Q4K4A-2p-seed1.shard-*-of-4.bin
   ansatz search random --games 100000000 --hosts hosts.txt --process 0 --workers 2
 
 Deal i under seed s is a pure function of (s, i); deals are played in fixed chunks of 4096, so
 the results are the same for any thread count. Found cycles, the longest games and a summary go
-to --out (default results/); a checkpoint there lets --resume finish an interrupted run with the
+to --out (default out/); a checkpoint there lets --resume finish an interrupted run with the
 same result. Means, medians and histograms count terminating games. --shard I/N plays the chunks c
 with c % N == I and writes a shard file for `ansatz merge` (no --plot); --hosts runs on a cluster
 (chunk c on worker c % workers; process 0 prints and keeps the checkpoint for --resume).")]
@@ -104,13 +105,13 @@ Examples:
   ansatz search exhaustive --deck 16-2J2Q2K2A --threads 2 --json
   ansatz search exhaustive --deck 3-1J1Q1K1A --players 3
   ansatz search exhaustive --deck 16-2J2Q2K2A --resume
-  ansatz search exhaustive --deck 16-2J2Q2K2A --shard 1/8   # then: ansatz merge results/*.shard-*-of-8.bin
+  ansatz search exhaustive --deck 16-2J2Q2K2A --shard 1/8   # then: ansatz merge out/*.shard-*-of-8.bin
   ansatz search exhaustive --deck 16-2J2Q2K2A --hosts hosts.txt --process 0 --workers 2
 
 Two-player decks of up to 32 cards share the play of deals that agree on every card read so far
 (one game per subtree, weighted by the arrangements of the unread cards); --naive plays every
 deal separately (the checker). The result (with the command and version) and a checkpoint go to
---out (default results/); --resume finishes an interrupted run. --shard I/N runs the units u (tasks
+--out (default out/); --resume finishes an interrupted run. --shard I/N runs the units u (tasks
 or rank ranges) with u % N == I and writes a shard file for `ansatz merge`; --hosts runs on a
 cluster (unit u on worker u % workers; process 0 prints and keeps the checkpoint for --resume).")]
 pub struct ExhaustiveArgs {
@@ -133,8 +134,8 @@ pub struct ExhaustiveArgs {
 /// The flags both searches share: where results and checkpoints go, resuming, output, splitting.
 #[derive(clap::Args, Debug)]
 struct RunFlags {
-    /// Directory of results and checkpoints.
-    #[arg(long, default_value = "results", value_name = "DIR")]
+    /// Directory of results and checkpoints (checkpoints of a run into results/ go to out/work/).
+    #[arg(long, default_value = crate::provenance::DEFAULT_OUT, value_name = "DIR")]
     out: PathBuf,
     /// Continue the interrupted run with the same options from its checkpoint.
     #[arg(long)]
@@ -156,9 +157,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
 }
 
-/// The command line as typed, for results files.
+/// The command line as a user types it, for results files.
 fn command_line() -> String {
-    std::env::args().collect::<Vec<_>>().join(" ")
+    crate::provenance::this_command()
 }
 
 /// Checkpoint errors come from what the user pointed at (missing, foreign, another search), so
@@ -361,7 +362,7 @@ fn write_shard<C: serde::Serialize, X: serde::Serialize, R: serde::Serialize>(
 }
 
 /// Merges the shard files of one `search random` run into its single-run answer (the same JSON and
-/// result files, in `out`, default results/).
+/// result files, in `out`, default out/).
 pub(super) fn merge_random(files: &[ShardFile], out: Option<&Path>, as_json: bool) -> Result<()> {
     let ctx: RandomContext = decode(&files[0].context, "search random context")?;
     let mut stats = GameStats::new(ctx.cfg.players, ctx.cfg.top).trimmed();
@@ -382,7 +383,7 @@ pub(super) fn merge_random(files: &[ShardFile], out: Option<&Path>, as_json: boo
         verify_cycle(&ctx.cfg, c.index, &c.cycle_id)?;
     }
     let rate = stats.games as f64 / f64::max(seconds, 1e-9);
-    let dir = out.map_or_else(|| PathBuf::from("results"), Path::to_path_buf);
+    let dir = out.map_or_else(|| PathBuf::from(crate::provenance::DEFAULT_OUT), Path::to_path_buf);
     report_random(
         &dir, &ctx.name, &ctx.cfg, &stats, seconds, rate, threads, as_json,
     )
@@ -402,7 +403,8 @@ fn report_random(
 ) -> Result<()> {
     let deck = cfg.deck;
     let v = random_json(cfg, stats, seconds, rate, threads);
-    write_random_results(dir, name, cfg, stats, &v)?;
+    let run = Run::here(command_line(), threads, seconds);
+    write_random_results(dir, name, cfg, stats, &v, &run)?;
     let mut out = Out::new();
     if as_json {
         out.json(&v)?;
@@ -577,11 +579,10 @@ fn write_random_results(
     cfg: &RandomConfig,
     s: &GameStats,
     v: &Value,
+    run: &Run,
 ) -> Result<()> {
-    let version = env!("CARGO_PKG_VERSION");
-    let command = command_line();
     let mut lines = vec![
-        json!({"kind": "header", "command": command, "version": version, "deck": v["deck"], "players": cfg.players, "balanced_faces": cfg.balanced_faces, "seed": cfg.seed, "games": s.games}),
+        json!({"kind": "header", "deck": v["deck"], "players": cfg.players, "balanced_faces": cfg.balanced_faces, "seed": cfg.seed, "games": s.games}),
     ];
     for c in v["cycles"].as_array().into_iter().flatten() {
         let mut c = c.clone();
@@ -601,11 +602,13 @@ fn write_random_results(
         text.push_str(&l.to_string());
         text.push('\n');
     }
+    text.push_str(&run.line());
+    text.push('\n');
     let jsonl = dir.join(format!("{name}.jsonl"));
     write_atomic(&jsonl, text.as_bytes())
         .with_context(|| format!("writing {}", jsonl.display()))?;
-    let summary = format!(
-        "# ansatz {version}: {command}\ndeck {} players {} balanced_faces {} seed {}\ngames {} cycles {}\nmean_cards {:.3} median_cards {}\nmean_tricks {:.3} median_tricks {}\nwins {:?}\nhalf_life_tricks {}\n{}",
+    let mut summary = format!(
+        "deck {} players {} balanced_faces {} seed {}\ngames {} cycles {}\nmean_cards {:.3} median_cards {}\nmean_tricks {:.3} median_tricks {}\nwins {:?}\nhalf_life_tricks {}\n{}",
         v["deck"].as_str().unwrap_or(""),
         cfg.players,
         cfg.balanced_faces,
@@ -630,6 +633,7 @@ fn write_random_results(
             ))
             .collect::<String>(),
     );
+    summary.push_str(&run.text_block());
     let txt = dir.join(format!("{name}.txt"));
     write_atomic(&txt, summary.as_bytes()).with_context(|| format!("writing {}", txt.display()))?;
     Ok(())
@@ -715,7 +719,7 @@ struct ExhaustiveContext {
 }
 
 /// Merges the shard files of one `search exhaustive` run into its single-run answer (the same
-/// JSON and result file, in `out`, default results/).
+/// JSON and result file, in `out`, default out/).
 pub(super) fn merge_exhaustive(
     files: &[ShardFile],
     out: Option<&Path>,
@@ -731,7 +735,7 @@ pub(super) fn merge_exhaustive(
         seconds += secs;
         threads += th;
     }
-    let dir = out.map_or_else(|| PathBuf::from("results"), Path::to_path_buf);
+    let dir = out.map_or_else(|| PathBuf::from(crate::provenance::DEFAULT_OUT), Path::to_path_buf);
     report_exhaustive(&dir, &ctx, &stats, seconds, threads, as_json)
 }
 
@@ -768,9 +772,12 @@ fn report_exhaustive(
         "threads": threads,
         "method": method,
     });
+    // The file holds the facts and, apart, the run's provenance.
     let mut record = v.clone();
-    record["command"] = json!(command_line());
-    record["version"] = json!(env!("CARGO_PKG_VERSION"));
+    for k in ["seconds", "threads"] {
+        record.as_object_mut().unwrap().remove(k);
+    }
+    record["run"] = Run::here(command_line(), threads, seconds).to_json();
     let result = dir.join(format!("exhaustive-{deck}-{}p.json", ctx.players));
     write_atomic(&result, format!("{record}\n").as_bytes())
         .with_context(|| format!("writing {}", result.display()))?;

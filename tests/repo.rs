@@ -1,0 +1,160 @@
+//! The repository stands alone: no tracked file names the developers' side folder, every
+//! known-answer file names its source, and every relative link of the README and the manual
+//! resolves.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The tracked files (`git ls-files`), or, outside a git checkout, every file below the root but
+/// the build and output folders.
+fn tracked_files() -> Vec<PathBuf> {
+    let root = root();
+    if let Ok(o) = Command::new("git")
+        .args(["ls-files", "-z"])
+        .current_dir(&root)
+        .output()
+        && o.status.success()
+        && !o.stdout.is_empty()
+    {
+        return o
+            .stdout
+            .split(|&b| b == 0)
+            .filter(|p| !p.is_empty())
+            .map(|p| root.join(String::from_utf8_lossy(p).as_ref()))
+            .filter(|p| p.is_file())
+            .collect();
+    }
+    let mut out = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let p = e.path();
+            let name = e.file_name();
+            if name == "target" || name == ".git" || name == "out" {
+                continue;
+            }
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_tracked_file_outside_ci_names_the_side_folder() {
+    // Built from parts so that this file does not name it either.
+    let needle = ["..", "/", "shared"].concat();
+    let needle2 = ["shared", "/spec/"].concat();
+    let needle3 = ["shared", "/data/"].concat();
+    let root = root();
+    let mut bad = Vec::new();
+    for path in tracked_files() {
+        let rel = path.strip_prefix(&root).unwrap_or(&path);
+        if rel.starts_with(".ci") {
+            continue;
+        }
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        if text.contains(&needle) || text.contains(&needle2) || text.contains(&needle3) {
+            bad.push(rel.display().to_string());
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "these files refer to a folder a user's clone does not have: {bad:?}"
+    );
+}
+
+#[test]
+fn every_known_answer_file_names_its_source() {
+    let dir = root().join("tests/data");
+    let mut seen = 0;
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        let text = std::fs::read_to_string(e.path()).unwrap();
+        let first = text.lines().next().unwrap_or("");
+        assert!(
+            first.starts_with("# Source:"),
+            "{} does not open with a `# Source:` line",
+            e.path().display()
+        );
+        seen += 1;
+    }
+    assert!(seen >= 3, "{seen} files in tests/data");
+}
+
+/// The targets of the markdown links `[text](target)` of `text`, without URLs and anchors.
+fn relative_links(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_code = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(i) = rest.find("](") {
+            rest = &rest[i + 2..];
+            let Some(j) = rest.find(')') else { break };
+            let target = rest[..j].trim();
+            rest = &rest[j..];
+            let target = target.split('#').next().unwrap_or("");
+            if target.is_empty() || target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            out.push(target.to_string());
+        }
+    }
+    out
+}
+
+fn check_links(file: &Path, bad: &mut Vec<String>) -> usize {
+    let text = std::fs::read_to_string(file).unwrap();
+    let dir = file.parent().unwrap();
+    let links = relative_links(&text);
+    for l in &links {
+        if !dir.join(l).exists() {
+            bad.push(format!("{} -> {l}", file.display()));
+        }
+    }
+    links.len()
+}
+
+#[test]
+fn relative_links_of_the_readme_and_the_manual_resolve() {
+    let root = root();
+    let mut bad = Vec::new();
+    let mut files = vec![root.join("README.md")];
+    for sub in ["docs", "results", "pieces"] {
+        if let Ok(rd) = std::fs::read_dir(root.join(sub)) {
+            for e in rd.flatten() {
+                if e.path().extension().is_some_and(|x| x == "md") {
+                    files.push(e.path());
+                }
+            }
+        }
+    }
+    let mut links = 0;
+    for f in &files {
+        links += check_links(f, &mut bad);
+    }
+    assert!(bad.is_empty(), "links that do not resolve: {bad:?}");
+    assert!(links > 0, "no relative link found in {} files", files.len());
+}
+
+#[test]
+fn link_parser_finds_relative_targets_only() {
+    let t = "see [a](docs/a.md#x) and [b](https://x.org) `[c](code)`\n```\n[d](no.md)\n```\n";
+    assert_eq!(relative_links(t), vec!["docs/a.md", "code"]);
+}
