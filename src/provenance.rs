@@ -101,8 +101,8 @@ pub fn this_command() -> String {
 /// A command recorded by an older ansatz (the program as invoked, arguments joined by spaces),
 /// written as [`this_command`] would write it.
 pub fn normalize_command(cmd: &str) -> String {
-    let args = split_command(cmd)
-        .unwrap_or_else(|| cmd.split_whitespace().map(String::from).collect());
+    let args =
+        split_command(cmd).unwrap_or_else(|| cmd.split_whitespace().map(String::from).collect());
     user_command(args, STEERING_VALUE, STEERING_SWITCH)
 }
 
@@ -126,7 +126,9 @@ pub fn user_command(
             it.next();
             continue;
         }
-        if a.split_once('=').is_some_and(|(f, _)| skip_value.contains(&f)) {
+        if a.split_once('=')
+            .is_some_and(|(f, _)| skip_value.contains(&f))
+        {
             continue;
         }
         out.push(quote(&relative(&a, cwd.as_deref())));
@@ -158,9 +160,8 @@ fn relative(arg: &str, cwd: Option<&Path>) -> String {
 /// Quotes an argument for a POSIX shell when it needs it.
 pub fn quote(a: &str) -> String {
     let plain = !a.is_empty()
-        && a.chars().all(|c| {
-            c.is_ascii_alphanumeric() || "-_=./:,+@%^".contains(c)
-        });
+        && a.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_=./:,+@%^".contains(c));
     if plain {
         a.to_string()
     } else {
@@ -270,7 +271,9 @@ pub fn split_facts(text: &str) -> Option<(Vec<Value>, Option<Value>)> {
     }
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let mut v: Value = serde_json::from_str(line).ok()?;
-        let is_run = v.as_object().is_some_and(|o| o.len() == 1 && o.contains_key(RUN_KEY));
+        let is_run = v
+            .as_object()
+            .is_some_and(|o| o.len() == 1 && o.contains_key(RUN_KEY));
         if is_run {
             run = v.as_object_mut().and_then(|o| o.remove(RUN_KEY));
         } else {
@@ -305,9 +308,17 @@ mod tests {
 
     #[test]
     fn steering_flags_are_dropped() {
-        let args = ["ansatz", "assemble", "--shard", "0/8", "--resume", "--threads=2", "-q"]
-            .iter()
-            .map(|s| s.to_string());
+        let args = [
+            "ansatz",
+            "assemble",
+            "--shard",
+            "0/8",
+            "--resume",
+            "--threads=2",
+            "-q",
+        ]
+        .iter()
+        .map(|s| s.to_string());
         assert_eq!(
             user_command(args, &["--shard", "--threads"], &["--resume", "-q"]),
             "ansatz assemble"
@@ -316,8 +327,14 @@ mod tests {
 
     #[test]
     fn checkpoints_of_tracked_results_go_under_out() {
-        assert_eq!(work_dir(Path::new("results/assemble")), Path::new("out/work/results/assemble"));
-        assert_eq!(work_dir(Path::new("./results")), Path::new("out/work/results"));
+        assert_eq!(
+            work_dir(Path::new("results/assemble")),
+            Path::new("out/work/results/assemble")
+        );
+        assert_eq!(
+            work_dir(Path::new("./results")),
+            Path::new("out/work/results")
+        );
         assert_eq!(work_dir(Path::new("out/x")), Path::new("out/x"));
         assert_eq!(work_dir(Path::new("/tmp/r")), Path::new("/tmp/r"));
     }

@@ -75,8 +75,7 @@ pub fn read(path: &Path, text: &str) -> Result<Check, ReproduceError> {
                 .collect()
         })
         .flatten();
-    rows.map(Check::Rows)
-        .ok_or(ReproduceError::NotResult(name))
+    rows.map(Check::Rows).ok_or(ReproduceError::NotResult(name))
 }
 
 /// Subcommands whose `--out` names a file rather than a folder.
@@ -85,7 +84,10 @@ const OUT_IS_FILE: &[&str] = &["family", "find-pieces"];
 /// The arguments that rerun `r` with its output in `scratch`: the recorded `--out` replaced (a
 /// file keeps its name), or added when the command used its default.
 pub fn rerun_args(r: &Recorded, scratch: &Path) -> Vec<String> {
-    let out_is_file = r.args.first().is_some_and(|c| OUT_IS_FILE.contains(&c.as_str()));
+    let out_is_file = r
+        .args
+        .first()
+        .is_some_and(|c| OUT_IS_FILE.contains(&c.as_str()));
     let mut args = Vec::with_capacity(r.args.len() + 2);
     let mut old_out = None;
     let mut it = r.args.iter();
@@ -155,11 +157,21 @@ fn short(v: &Value) -> String {
 }
 
 fn diff_value(a: &Value, b: &Value, path: String) -> Option<String> {
-    let at = |p: &str| if p.is_empty() { "(top)".to_string() } else { p.to_string() };
+    let at = |p: &str| {
+        if p.is_empty() {
+            "(top)".to_string()
+        } else {
+            p.to_string()
+        }
+    };
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
             for (k, va) in x {
-                let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
                 match y.get(k) {
                     Some(vb) => {
                         if let Some(d) = diff_value(va, vb, p) {
@@ -169,9 +181,13 @@ fn diff_value(a: &Value, b: &Value, path: String) -> Option<String> {
                     None => return Some(format!("{p}: recorded {}, now missing", short(va))),
                 }
             }
-            y.keys()
-                .find(|k| !x.contains_key(*k))
-                .map(|k| format!("{}: not recorded, now {}", at(&format!("{path}.{k}")), short(&y[k])))
+            y.keys().find(|k| !x.contains_key(*k)).map(|k| {
+                format!(
+                    "{}: not recorded, now {}",
+                    at(&format!("{path}.{k}")),
+                    short(&y[k])
+                )
+            })
         }
         (Value::Array(x), Value::Array(y)) => {
             for (i, (va, vb)) in x.iter().zip(y).enumerate() {
@@ -179,9 +195,8 @@ fn diff_value(a: &Value, b: &Value, path: String) -> Option<String> {
                     return Some(d);
                 }
             }
-            (x.len() != y.len()).then(|| {
-                format!("{}: {} items recorded, {} now", at(&path), x.len(), y.len())
-            })
+            (x.len() != y.len())
+                .then(|| format!("{}: {} items recorded, {} now", at(&path), x.len(), y.len()))
         }
         _ => (a != b).then(|| format!("{}: recorded {}, now {}", at(&path), short(a), short(b))),
     }
@@ -202,7 +217,14 @@ mod tests {
         assert_eq!(r.seconds, 4.5);
         assert_eq!(
             rerun_args(&r, Path::new("/tmp/s")),
-            ["assemble", "--balance", "--name", "paper", "--out", "/tmp/s"]
+            [
+                "assemble",
+                "--balance",
+                "--name",
+                "paper",
+                "--out",
+                "/tmp/s"
+            ]
         );
     }
 
@@ -241,6 +263,10 @@ mod tests {
             "line 1: summary.l[1]: recorded 2, now 3"
         );
         assert_eq!(first_difference(&old, &old), None);
-        assert!(first_difference(&old, &[]).unwrap().contains("1 fact lines"));
+        assert!(
+            first_difference(&old, &[])
+                .unwrap()
+                .contains("1 fact lines")
+        );
     }
 }

@@ -378,7 +378,7 @@ fn rest_all_json_counts_a_small_deck() {
     assert_eq!(v["cycles_found"], 48);
 }
 
-// Source: results/census/shards/, shard 0 of 8 of `ansatz assemble --require=--K---A----AA
+// Source: shards/around-kaa/, shard 0 of 8 of `ansatz assemble --require=--K---A----AA
 // --rest all --balance`, written before families carried their reach (35 cycles, 1 balanced: the
 // 2024 paper's relative with 34 deals; results/README.md). Its families are read and rebuilt.
 #[test]
@@ -386,9 +386,8 @@ fn shard_files_from_before_the_reach_still_merge() {
     use ansatz::assemble::records::{Record, upgrade_all};
     use ansatz::backward::closure::Config;
     use ansatz::dist::shard::{ShardFile, decode_part};
-    let path = Path::new(
-        "results/census/shards/assemble-rest-k3-with-..K...A....AA-balance.shard-0-of-8.bin",
-    );
+    let path =
+        Path::new("shards/around-kaa/assemble-rest-k3-with-..K...A....AA-balance.shard-0-of-8.bin");
     let file = ShardFile::read(path).unwrap();
     let records: Vec<Record> = decode_part(&file.records, "records").unwrap();
     let old = records

@@ -382,7 +382,12 @@ fn family_command_writes_its_out_file() {
         saved["closure_size"],
         serde_json::from_str::<serde_json::Value>(&stdout(&o)).unwrap()["closure_size"]
     );
-    assert!(saved["run"]["command"].as_str().unwrap().starts_with("ansatz family"));
+    assert!(
+        saved["run"]["command"]
+            .as_str()
+            .unwrap()
+            .starts_with("ansatz family")
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

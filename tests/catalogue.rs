@@ -7,8 +7,8 @@ use ansatz::position::Position;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-const MAIN_JOB: &str = "results/assemble-paper-2024-k3-balance.jsonl";
-const NEW_ACCUMULATOR: &str = "results/census/acc/8X9X1XX3XXXX/assemble-rest-k3-with-........X.........X.XX...XXXX-balance.jsonl";
+const MAIN_JOB: &str = "results/assemble/paper-2024-k3.jsonl";
+const NEW_ACCUMULATOR: &str = "results/assemble/k-accumulator.jsonl";
 
 fn dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("ansatz-cat-{}-{name}", std::process::id()));
@@ -32,11 +32,7 @@ fn the_main_job_file_gives_the_four_cycles_of_the_paper() {
     let out = dir("main");
     // The same cycles listed twice (and the K-piece census lists them again) stay four entries.
     let v = catalogue(
-        &[
-            MAIN_JOB,
-            MAIN_JOB,
-            "results/census/assemble-rest-k3-with-..K...A....AA-balance.jsonl",
-        ],
+        &[MAIN_JOB, MAIN_JOB, "results/assemble/around-kaa.jsonl"],
         &out,
     );
     assert_eq!(v["balanced_cycles"], 4);
@@ -57,7 +53,8 @@ fn the_main_job_file_gives_the_four_cycles_of_the_paper() {
         "{text}"
     );
     let lines = std::fs::read_to_string(out.join("balanced-cycles.jsonl")).unwrap();
-    assert_eq!(lines.lines().count(), 1 + 4);
+    // The summary, one line per cycle, the run.
+    assert_eq!(lines.lines().count(), 1 + 4 + 1);
 }
 
 /// The census around the new accumulator adds 8 cycles no earlier file has.

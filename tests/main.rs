@@ -15,5 +15,7 @@ mod engine;
 mod pieces;
 /// The repository stands alone: no reference outside it, sources named, links resolve.
 mod repo;
+/// Results: reproduce on the tracked files, tampered copies, a clean clone after the main job.
+mod results;
 /// Search: exhaustive known answers, prefix sharing vs every deal, multi-player engine, resume, bad input.
 mod search;

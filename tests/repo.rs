@@ -79,11 +79,15 @@ fn every_known_answer_file_names_its_source() {
     let dir = root().join("tests/data");
     let mut seen = 0;
     for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        // The header (the comment lines before the first data line) names the source.
         let text = std::fs::read_to_string(e.path()).unwrap();
-        let first = text.lines().next().unwrap_or("");
+        let header: Vec<&str> = text
+            .lines()
+            .take_while(|l| l.starts_with('#') || l.trim().is_empty())
+            .collect();
         assert!(
-            first.starts_with("# Source:"),
-            "{} does not open with a `# Source:` line",
+            header.iter().any(|l| l.starts_with("# Source:")),
+            "{}: no `# Source:` line before its first data line",
             e.path().display()
         );
         seen += 1;

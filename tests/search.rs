@@ -257,7 +257,13 @@ fn cli_random_json_and_results_files() {
     assert_eq!(v["games"], 5000);
     let jsonl =
         std::fs::read_to_string(format!("{dir}/random-36-4J4Q4K4A-2p-seed1.jsonl")).unwrap();
-    assert!(jsonl.lines().last().unwrap().starts_with("{\"run\":{\"command\":\"ansatz search random"));
+    assert!(
+        jsonl
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("{\"run\":{\"command\":\"ansatz search random")
+    );
     // Resuming a finished run gives the same numbers.
     let again = ansatz(&[
         "search", "random", "--games", "5000", "--json", "--resume", "--out", &dir,

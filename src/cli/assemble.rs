@@ -126,7 +126,8 @@ pub(super) fn parse_name(s: &str) -> Result<String, String> {
     let ok = !s.is_empty()
         && s.len() <= 60
         && !s.starts_with('.')
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
     if ok {
         Ok(s.to_string())
     } else {
@@ -300,28 +301,28 @@ fn setup(args: &Args) -> Result<Setup> {
     };
     let stem = args.name.clone().unwrap_or_else(|| {
         format!(
-        "assemble-{}{}-k{}{}{}{}",
-        if around {
-            "rest".to_string()
-        } else {
-            libs.iter()
-                .map(|l| short_name(&l.name))
-                .collect::<Vec<_>>()
-                .join("+")
-        },
-        template_part,
-        args.pieces,
-        if args.faces == Faces::Members {
-            "-members"
-        } else {
-            ""
-        },
-        args.require
-            .as_deref()
-            .map(|r| format!("-with-{}", r.replace('-', ".")))
-            .unwrap_or_default(),
-        if args.balance { "-balance" } else { "" }
-    )
+            "assemble-{}{}-k{}{}{}{}",
+            if around {
+                "rest".to_string()
+            } else {
+                libs.iter()
+                    .map(|l| short_name(&l.name))
+                    .collect::<Vec<_>>()
+                    .join("+")
+            },
+            template_part,
+            args.pieces,
+            if args.faces == Faces::Members {
+                "-members"
+            } else {
+                ""
+            },
+            args.require
+                .as_deref()
+                .map(|r| format!("-with-{}", r.replace('-', ".")))
+                .unwrap_or_default(),
+            if args.balance { "-balance" } else { "" }
+        )
     });
     Ok(Setup {
         deck,
@@ -526,7 +527,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let threads = pool.current_num_threads();
-    let summary = finish(&context, Some(&args.out), &units, &families, started, threads)?;
+    let summary = finish(
+        &context,
+        Some(&args.out),
+        &units,
+        &families,
+        started,
+        threads,
+    )?;
     finish_log()?;
     let mut out = Out::new();
     if args.json {

@@ -80,7 +80,8 @@ fn save_record(dir: &std::path::Path, g: &Game) -> Result<PathBuf> {
     let key = g.position.pack().unwrap_or(0);
     let stem = format!("long-game-{}c-{}t-{key:032x}", g.cards, g.tricks);
     let mut v = game_json(g);
-    v["run"] = crate::provenance::Run::here(command_line(), rayon::current_num_threads(), 0.0).to_json();
+    v["run"] =
+        crate::provenance::Run::here(command_line(), rayon::current_num_threads(), 0.0).to_json();
     let json_path = dir.join(format!("{stem}.json"));
     write_atomic(&json_path, &format!("{v}\n"))?;
     let text = format!(

@@ -457,7 +457,8 @@ fn report(
         for k in ["seconds", "positions_per_second", "threads", "duplicates"] {
             saved.as_object_mut().unwrap().remove(k);
         }
-        let mut run = crate::provenance::Run::here(command.to_string(), threads, f.seconds).to_json();
+        let mut run =
+            crate::provenance::Run::here(command.to_string(), threads, f.seconds).to_json();
         run["duplicates"] = Value::from(f.duplicates);
         saved["run"] = run;
         write_atomic(path, &format!("{saved}\n"))?;

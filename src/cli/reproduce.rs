@@ -56,12 +56,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     // Every file is read and understood before anything runs: bad input stops at once.
     let mut checks = Vec::with_capacity(args.files.len());
     for f in &args.files {
-        let text = std::fs::read_to_string(f)
-            .map_err(|e| BadInput(format!("{}: {e}", f.display())))?;
+        let text =
+            std::fs::read_to_string(f).map_err(|e| BadInput(format!("{}: {e}", f.display())))?;
         checks.push(read(f, &text).map_err(|e| BadInput(e.to_string()))?);
     }
     let exe = std::env::current_exe().context("finding the ansatz binary")?;
-    let scratch_root = std::env::temp_dir().join(format!("ansatz-reproduce-{}", std::process::id()));
+    let scratch_root =
+        std::env::temp_dir().join(format!("ansatz-reproduce-{}", std::process::id()));
     let mut out = Out::new();
     let mut rows = Vec::new();
     let mut differs = false;
@@ -70,8 +71,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let v = verdict(&exe, check, &scratch, args.max_seconds)?;
         differs |= v.status == "differs";
         if !args.json {
-            let note = v.difference.as_deref().map(|d| format!(": {d}")).unwrap_or_default();
-            writeln!(out, "{:<8} {} ({:.1} s){note}", v.status, file.display(), v.seconds)?;
+            let note = v
+                .difference
+                .as_deref()
+                .map(|d| format!(": {d}"))
+                .unwrap_or_default();
+            writeln!(
+                out,
+                "{:<8} {} ({:.1} s){note}",
+                v.status,
+                file.display(),
+                v.seconds
+            )?;
             out.flush()?;
         }
         rows.push(json!({
@@ -92,7 +103,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         });
         out.json(&v)?;
     }
-    Ok(if differs { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if differs {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn verdict(exe: &Path, check: &Check, scratch: &Path, max: Option<f64>) -> Result<Verdict> {
@@ -100,7 +115,11 @@ fn verdict(exe: &Path, check: &Check, scratch: &Path, max: Option<f64>) -> Resul
     match check {
         Check::File(r) => {
             if over(r) {
-                return Ok(Verdict { status: "skipped", seconds: r.seconds, difference: None });
+                return Ok(Verdict {
+                    status: "skipped",
+                    seconds: r.seconds,
+                    difference: None,
+                });
             }
             let (diff, secs) = rerun(exe, r, scratch)?;
             Ok(Verdict {
@@ -153,7 +172,10 @@ fn rerun(exe: &Path, r: &Recorded, scratch: &Path) -> Result<(Option<String>, f6
     if !matches!(o.status.code(), Some(0 | 1)) {
         let err = String::from_utf8_lossy(&o.stderr);
         let last = err.lines().last().unwrap_or("").to_string();
-        return Ok((Some(format!("the rerun failed ({}): {last}", o.status)), secs));
+        return Ok((
+            Some(format!("the rerun failed ({}): {last}", o.status)),
+            secs,
+        ));
     }
     let Some(new_file) = produced(&r.path, scratch) else {
         return Ok((Some("the rerun wrote no matching result file".into()), secs));

@@ -15,13 +15,13 @@ use super::merge::decode;
 use super::output::{BadInput, Out};
 use super::play::parse_deck;
 use super::progress;
-use crate::provenance::Run;
 use crate::card::DeckSpec;
 use crate::dist::shard::{Shard, ShardFile, encode_part};
 use crate::engine::multi::{self, MultiOutcome};
 use crate::engine::{self as engine, Outcome, reference};
 use crate::library::fnv1a;
 use crate::position::Position;
+use crate::provenance::Run;
 use crate::search::checkpoint::write_atomic;
 use crate::search::exhaustive::ExhaustiveStats;
 use crate::search::exhaustive_run::{ExhaustiveConfig, Work};
@@ -383,7 +383,10 @@ pub(super) fn merge_random(files: &[ShardFile], out: Option<&Path>, as_json: boo
         verify_cycle(&ctx.cfg, c.index, &c.cycle_id)?;
     }
     let rate = stats.games as f64 / f64::max(seconds, 1e-9);
-    let dir = out.map_or_else(|| PathBuf::from(crate::provenance::DEFAULT_OUT), Path::to_path_buf);
+    let dir = out.map_or_else(
+        || PathBuf::from(crate::provenance::DEFAULT_OUT),
+        Path::to_path_buf,
+    );
     report_random(
         &dir, &ctx.name, &ctx.cfg, &stats, seconds, rate, threads, as_json,
     )
@@ -735,7 +738,10 @@ pub(super) fn merge_exhaustive(
         seconds += secs;
         threads += th;
     }
-    let dir = out.map_or_else(|| PathBuf::from(crate::provenance::DEFAULT_OUT), Path::to_path_buf);
+    let dir = out.map_or_else(
+        || PathBuf::from(crate::provenance::DEFAULT_OUT),
+        Path::to_path_buf,
+    );
     report_exhaustive(&dir, &ctx, &stats, seconds, threads, as_json)
 }
 

@@ -1,0 +1,165 @@
+//! Results a user can rerun: `ansatz reproduce` on the tracked result files, a tampered copy
+//! reported as different, bad input, and a clean clone staying clean after the main job.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::common::{ansatz, stdout};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ansatz-results-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Every JSON or JSON-lines file under `results/`.
+fn result_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            result_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "jsonl" || x == "json") {
+            out.push(p);
+        }
+    }
+}
+
+/// Runs `ansatz reproduce` from the repository root (recorded commands name files relative to it).
+fn reproduce(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ansatz"))
+        .arg("reproduce")
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn every_cheap_tracked_result_file_reproduces() {
+    let mut files = Vec::new();
+    result_files(&root().join("results"), &mut files);
+    files.sort();
+    let names: Vec<String> = files
+        .iter()
+        .map(|p| p.strip_prefix(root()).unwrap().display().to_string())
+        .collect();
+    let mut args: Vec<&str> = names.iter().map(String::as_str).collect();
+    args.extend(["--max-seconds", "10", "--json"]);
+    let o = reproduce(&args);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| {
+        panic!("{e}: {}", String::from_utf8_lossy(&o.stderr));
+    });
+    assert_eq!(o.status.code(), Some(0), "{v:#}");
+    assert_eq!(v["differs"], 0);
+    let same: Vec<&str> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["status"] == "same")
+        .map(|f| f["file"].as_str().unwrap())
+        .collect();
+    // The main job and the catalogue at least (each well under 10 s).
+    assert!(
+        same.contains(&"results/assemble/paper-2024-k3.jsonl"),
+        "{same:?}"
+    );
+    assert!(
+        same.contains(&"results/balanced/balanced-cycles.jsonl"),
+        "{same:?}"
+    );
+    assert_eq!(v["files"].as_array().unwrap().len(), files.len());
+}
+
+#[test]
+fn a_count_changed_by_hand_is_reported() {
+    let dir = tmp("tampered");
+    let text =
+        std::fs::read_to_string(root().join("results/assemble/paper-2024-k3.jsonl")).unwrap();
+    let changed = text.replacen("\"cycles_found\":6304", "\"cycles_found\":6305", 1);
+    assert_ne!(changed, text, "the count to change is in the file");
+    let copy = dir.join("paper-2024-k3.jsonl");
+    std::fs::write(&copy, changed).unwrap();
+    let o = reproduce(&[copy.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["files"][0]["status"], "differs");
+    let diff = v["files"][0]["difference"].as_str().unwrap();
+    assert!(
+        diff.contains("cycles_found") && diff.contains("6305"),
+        "{diff}"
+    );
+}
+
+#[test]
+fn files_that_are_not_results_are_bad_input() {
+    let dir = tmp("bad");
+    let no_command = dir.join("x.json");
+    std::fs::write(&no_command, "{\"deals\":1,\"run\":{\"seconds\":1}}\n").unwrap();
+    for f in [
+        root().join("README.md"),
+        no_command,
+        dir.join("missing.jsonl"),
+    ] {
+        let o = ansatz(&["reproduce", f.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{}", f.display());
+        assert!(!String::from_utf8_lossy(&o.stderr).contains("panicked"));
+    }
+    let o = ansatz(&["reproduce"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn the_main_job_leaves_a_clone_clean() {
+    // A small stand-in for a clone: the tracked results and the ignore file, committed.
+    let dir = tmp("clean");
+    let git = |args: &[&str]| {
+        let o = Command::new("git")
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("git");
+        assert!(
+            o.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    std::fs::copy(root().join(".gitignore"), dir.join(".gitignore")).unwrap();
+    let src = root().join("results/assemble");
+    std::fs::create_dir_all(dir.join("results/assemble")).unwrap();
+    for e in std::fs::read_dir(&src).unwrap().flatten() {
+        std::fs::copy(e.path(), dir.join("results/assemble").join(e.file_name())).unwrap();
+    }
+    git(&["init", "-q"]);
+    git(&["add", "-A"]);
+    git(&[
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@t",
+        "commit",
+        "-qm",
+        "x",
+    ]);
+    let o = Command::new(env!("CARGO_BIN_EXE_ansatz"))
+        .args(["assemble", "--balance", "-q"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        dir.join("out/assemble-paper-2024-k3-balance.jsonl")
+            .exists()
+    );
+    assert_eq!(
+        git(&["status", "--porcelain"]),
+        "",
+        "the main job dirtied the clone"
+    );
+}
