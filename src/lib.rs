@@ -1,6 +1,46 @@
 //! ansatz: constructive search of Beggar-My-Neighbour games (Casella's Ansatz), as a library.
 //!
-//! The `ansatz` binary is a thin command-line face over these modules; nothing here prints.
+//! The `ansatz` binary is a thin command-line face ([`cli`]) over these modules; nothing else
+//! prints.
+//!
+//! # Where things live
+//!
+//! | module | what it owns |
+//! |---|---|
+//! | [`card`] | cards (penalty values 0–4) and deck specifications (`standard`, `16-2J2Q2K2A`) |
+//! | [`notation`] | parsing and printing hands and positions: dash, playing cards, Paulhus digits |
+//! | [`position`] | a validated two-player position, deck checks, the cycle-id order, packed keys |
+//! | [`rng`], [`deal`] | seeded portable randomness; random deals as a function of `(seed, index)` |
+//! | [`engine`] | forward play: the reference engine (the oracle), bitboard, ring, the AVX-512 lanes, cycle detection, traces, more than two players |
+//! | [`backward`] | playing backwards: predecessors, backward closures, families and their balanced deals, longer games |
+//! | [`ansatz`] | templates, the exact enumeration of pieces, piece classes, mutation |
+//! | [`library`] | piece-library files, enumeration checkpoints, atomic writes |
+//! | [`assemble`] | decks built from pieces, their cycles and balanced deals; the catalogue |
+//! | [`search`] | random and exhaustive search, statistics, plots, checkpoints |
+//! | [`dist`] | job-array shards and cluster runs (timely-dataflow) |
+//! | [`bench`](mod@bench) | the engine benchmark behind `ansatz bench` |
+//! | [`provenance`], [`reproduce`] | result files' facts apart from their `run`; rerunning and comparing them |
+//!
+//! # The path of a position
+//!
+//! ```text
+//! "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA (1)"
+//!    │ notation::parse            text → unchecked Setup
+//!    │ position::Position         validated: hands, player to move, deck checks
+//!    ▼
+//! engine::{reference, bits, ...}  forward play → Outcome::Terminates | Outcome::Cycle(cycle id)
+//!    ▼
+//! backward::{predecessors, closure, family}
+//!                                 every position that leads into the cycle; the balanced ones
+//!    ▼
+//! ansatz::{template, enumerate}   pieces: sequences that never end inside a template
+//!    ▼
+//! assemble                        decks from pieces → cycles → families → balanced deals
+//! ```
+//!
+//! A rule of play lives in one place: `engine::reference` states it plainly, and every faster
+//! engine is held to it by property tests (`tests/engine.rs`). The rules themselves are written
+//! out in `docs/rules.md`.
 
 pub mod ansatz;
 pub mod assemble;

@@ -1,7 +1,7 @@
 //! Exact enumeration of the TEST sequences that make a template game never end, with prefix sharing.
 //!
 //! The template game is deterministic and depends on a TEST card only once that card is played, so
-//! the search is a depth-first walk over TEST cards: a [`Game`] is played until the next TEST card
+//! the search is a depth-first walk over TEST cards: a `Game` is played until the next TEST card
 //! is needed, copied (it is `Copy`, on the stack), and each child chooses that card (number or a
 //! face kind, within the limits) or ends TEST there. Ending TEST gives one concrete candidate, whose
 //! game is finished with exact cycle detection (`engine::cycle::terminates`). A prefix whose game

@@ -4,7 +4,7 @@
 //! The BFS is level-synchronous, so the whole state between two levels is the next level to expand
 //! (in its fixed order) and the totals so far. Layout: magic `ANSZLEVL`, version (u32 LE),
 //! fingerprint length (u32 LE) and bytes, payload length (u64 LE), FNV-1a 64 of the payload
-//! (u64 LE), payload (bincode 2 of [`Saved`]). Positions are packed `u128` keys, so at most 52
+//! (u64 LE), payload (bincode 2 of `Saved`). Positions are packed `u128` keys, so at most 52
 //! cards.
 
 use std::path::{Path, PathBuf};

@@ -2,10 +2,10 @@
 //! positions, cycle families with their balanced deals, and longer games grown backwards.
 //!
 //! - [`compact`]: the fixed `Copy` layout the hot loops work on.
-//! - [`predecessors`]: one trick back, in time proportional to the answer.
-//! - [`reference`]: the plain replay and a visited-set BFS, the oracles of the two above.
+//! - [`predecessors`](mod@predecessors): one trick back, in time proportional to the answer.
+//! - [`reference`](mod@reference): the plain replay and a visited-set BFS, the oracles of the two above.
 //! - [`closure`]: the parallel BFS over the predecessor tree.
-//! - [`family`]: a cycle and its backward closure.
+//! - [`family`](mod@family): a cycle and its backward closure.
 //! - [`level_checkpoint`]: a closure search saved at a level boundary, to continue it.
 //! - [`extend`]: balanced deals whose games run longer than a given game.
 

@@ -43,12 +43,12 @@ const PAPER_LIBRARY_NAME: &str = "pieces/paper-2024.bin (built in)";
 Examples:
   ansatz assemble --balance                         # the published pieces (built in)
   ansatz assemble --library pieces/found.bin --balance --json
-  ansatz assemble --library a.bin --library b.bin --out results/run1 --resume
+  ansatz assemble --library a.bin --library b.bin --out out/run1 --resume
   ansatz assemble --limit 100000                    # the first 100000 decks only
   ansatz assemble --library pieces/len24-faces6.bin --faces members --balance   # pieces as they are
   ansatz assemble --library pieces/len24-faces7.bin --require=--K---A----AA --balance
   ansatz assemble --require=--------X---------X-X-X---X-XXX --rest all --balance   # every deck
-  ansatz assemble --balance --shard 2/8 --out shards   # slice 2 of a job array; then ansatz merge
+  ansatz assemble --balance --shard 2/8 --out out/shards   # slice 2 of a job array; then ansatz merge
   ansatz assemble --balance --hosts hosts.txt --process 0 --workers 16   # cluster (see README)
 
 Every ordered choice of K piece shapes whose cards fill the deck is tried with every assignment

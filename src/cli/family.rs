@@ -41,11 +41,11 @@ use crate::position::Position;
 Examples:
   ansatz family
   ansatz family --json 'J--/-J-'
-  ansatz family --threads 2 --out family-2024.json '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA (1)'
-  ansatz family --out fam.json '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA'
-  ansatz family --out fam.json --resume '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA'
+  ansatz family --threads 2 --out out/family-2024.json '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA (1)'
+  ansatz family --out out/fam.json '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA'
+  ansatz family --out out/fam.json --resume '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA'
   ansatz family --hosts hosts.txt --process 0 --workers 8 --json    # one closure over a cluster
-  ansatz family --shard 0/4 --out fam.json    # a job array task (0/4 .. 3/4): fam.json.shard-0-of-4
+  ansatz family --shard 0/4 --out out/fam.json    # a job array task (0/4 .. 3/4): out/fam.json.shard-0-of-4
   ansatz merge fam.json.shard-*-of-4 --json   # the single run's answer; writes fam.json
 
 closure_size counts distinct positions (hands and player to move), the cycle's own included;

@@ -33,10 +33,10 @@ use crate::notation::{Notation, parse_hand};
 #[command(after_help = "\
 Examples:
   ansatz find-pieces                                   # lengths 1..=24, at most 5 faces (47 M candidates)
-  ansatz find-pieces --max-len 20 --max-faces 6 --out pieces/len20-faces6.bin
-  ansatz find-pieces --max-len 32 --max-faces 7 --faces-as K --out pieces/len32-K.bin
+  ansatz find-pieces --max-len 20 --max-faces 6 --out out/len20-faces6.bin
+  ansatz find-pieces --max-len 32 --max-faces 7 --faces-as K --out out/len32-K.bin
   ansatz find-pieces --resume                          # finish an interrupted run
-  ansatz find-pieces --max-len 28 --shard 3/16 --out pieces/len28.bin   # job array; then merge
+  ansatz find-pieces --max-len 28 --shard 3/16 --out out/len28.bin   # job array; then merge
   ansatz find-pieces --max-len 28 --hosts hosts.txt --process 1 --workers 32   # cluster
   ansatz find-pieces --from-text tests/data/pieces-2024.txt --out pieces/paper-2024.bin
   ansatz find-pieces --fill --out out/jack-fill.bin   # every full deck of the jack template

@@ -13,17 +13,17 @@ use crate::dist::shard::{decode_part, read_set, read_some};
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
 Examples:
-  ansatz assemble --balance --shard 0/3 --out shards     # one task of a job array (0/3, 1/3, 2/3)
-  ansatz merge shards/assemble-paper-2024-k3-balance.shard-*-of-3.bin --json
-  ansatz merge --out out shards/*.bin
-  ansatz find-pieces --max-len 20 --shard 1/4 --out pieces/len20.bin   # writes pieces/len20.bin.shard-1-of-4
-  ansatz merge pieces/len20.bin.shard-*-of-4                            # writes pieces/len20.bin
-  ansatz search exhaustive --deck 8-2J2Q2K --shard 0/2                  # and 1/2
-  ansatz merge results/exhaustive-8-2J2Q2K-2p.shard-*-of-2.bin --json
-  ansatz family --shard 0/4 --out fam.json                             # and 1/4, 2/4, 3/4
-  ansatz merge fam.json.shard-*-of-4 --json                            # writes fam.json
+  ansatz assemble --balance --shard 0/3 --out out/shards   # one task of a job array (0/3, 1/3, 2/3)
+  ansatz merge out/shards/assemble-paper-2024-k3-balance.shard-*-of-3.bin --json
+  ansatz merge --out out out/shards/*.bin
+  ansatz find-pieces --max-len 20 --shard 1/4 --out out/len20.bin   # writes out/len20.bin.shard-1-of-4
+  ansatz merge out/len20.bin.shard-*-of-4                            # writes out/len20.bin
+  ansatz search exhaustive --deck 8-2J2Q2K --shard 0/2               # and 1/2
+  ansatz merge out/exhaustive-8-2J2Q2K-2p.shard-*-of-2.bin --json
+  ansatz family --shard 0/4 --out out/fam.json                       # and 1/4, 2/4, 3/4
+  ansatz merge out/fam.json.shard-*-of-4 --json                      # writes out/fam.json
 
-  ansatz merge --partial results/census/shards/*.bin   # the shards of a job array done so far
+  ansatz merge --partial shards/around-a-kaa/*.bin   # the shards of a job array done so far
 
 Every shard 0..N of one run must be given exactly once; shards of different runs or commands,
 and truncated or foreign files, are refused (exit 2). The merged result files go to --out.

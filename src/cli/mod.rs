@@ -45,7 +45,7 @@ Examples:
   ansatz assemble --require=--------X---------X-XX---XXXX --rest all --balance
   ansatz catalogue
   ansatz reproduce results/assemble/paper-2024-k3.jsonl
-  ansatz search random --games 1000000 --plot lengths.svg
+  ansatz search random --games 1000000 --plot out/lengths.svg
   ansatz search exhaustive --deck 6-2J2Q2K2A
 
 Positions are HAND1/HAND2 (n), top card first: dash notation (-JQKA), playing cards

@@ -49,8 +49,8 @@ enum SearchCommand {
 #[command(after_help = "\
 Examples:
   ansatz search random --games 10000000 --threads 2
-  ansatz search random --games 1000000 --plot lengths.svg --overlay-balanced
-  ansatz search random --games 1000000 --plot lengths.png   # the same chart as a PNG
+  ansatz search random --games 1000000 --plot out/lengths.svg --overlay-balanced
+  ansatz search random --games 1000000 --plot out/lengths.png   # the same chart as a PNG
   ansatz search random --players 4 --games 100000 --json
   ansatz search random --deck camicia --balanced-faces --top 5
   ansatz search random --games 100000000 --resume      # after Ctrl-C or kill -9

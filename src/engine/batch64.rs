@@ -47,7 +47,7 @@ impl Batch {
     }
 
     /// Plays every waiting game and calls `long(game, payload)` for each one still going after
-    /// [`LIMIT`] tricks, in the order they were pushed; then empties the batch.
+    /// `LIMIT` tricks, in the order they were pushed; then empties the batch.
     pub fn flush(&mut self, long: impl FnMut(&Deal64, &[Card])) {
         self.flush_all(|_, _| {}, long);
     }

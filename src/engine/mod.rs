@@ -1,6 +1,6 @@
 //! Forward play: the outcome type shared by every engine, and the engines themselves.
 //!
-//! - [`reference`]: VecDeque + HashMap, as plain as the rules read; the oracle.
+//! - [`reference`](mod@reference): VecDeque + HashMap, as plain as the rules read; the oracle.
 //! - [`bits`]: the bitboard engine for decks of up to 64 cards (a few bit operations per face card).
 //! - [`fast`]: the engine layouts and the per-card ring engine (any size), no allocation in the trick loop.
 //! - [`cycle`]: exact cycle detection (Brent) over the fast engine's states.

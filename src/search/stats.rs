@@ -208,7 +208,7 @@ pub fn median(hist: &[u64]) -> Option<u64> {
 const FIT_MIN_COUNT: u64 = 5;
 
 /// The half-life of an exponential tail: a least-squares fit of `ln(count)` against the length over
-/// the bins from the median on that hold at least [`FIT_MIN_COUNT`] games, each bin weighted by its
+/// the bins from the median on that hold at least `FIT_MIN_COUNT` games, each bin weighted by its
 /// count (the variance of `ln(count)` is about `1/count`). `ln 2 / -slope`; `None` without a
 /// decaying tail (too few games).
 pub fn half_life(hist: &[u64]) -> Option<f64> {
