@@ -255,6 +255,12 @@ pub fn work_dir(out: &Path) -> PathBuf {
     }
 }
 
+/// Where the checkpoint or shard file `path` of a run goes: [`work_dir`] of its folder.
+pub fn work_path(path: &Path) -> PathBuf {
+    let dir = path.parent().unwrap_or(Path::new(""));
+    work_dir(dir).join(path.file_name().unwrap_or_default())
+}
+
 /// Splits a result file's text into its facts and its `run` object: the lines of a JSON-lines
 /// file other than the `run` line, or a JSON object without its `run` key.
 pub fn split_facts(text: &str) -> Option<(Vec<Value>, Option<Value>)> {

@@ -163,3 +163,66 @@ fn the_main_job_leaves_a_clone_clean() {
         "the main job dirtied the clone"
     );
 }
+
+#[test]
+fn checkpoints_and_shard_files_never_go_under_results() {
+    let dir = tmp("work");
+    let run = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_ansatz"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    run(&[
+        "search",
+        "exhaustive",
+        "--deck",
+        "6-2J2Q",
+        "--shard",
+        "0/2",
+        "--out",
+        "results/s",
+        "-q",
+    ]);
+    run(&[
+        "assemble",
+        "--balance",
+        "--shard",
+        "0/3",
+        "--out",
+        "results/a",
+        "-q",
+    ]);
+    run(&[
+        "find-pieces",
+        "--max-len",
+        "8",
+        "--shard",
+        "0/2",
+        "--out",
+        "results/p/x.bin",
+        "-q",
+    ]);
+    let mut under_results = Vec::new();
+    let mut stack = vec![dir.join("results")];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            if e.path().is_dir() {
+                stack.push(e.path());
+            } else {
+                under_results.push(e.path());
+            }
+        }
+    }
+    assert!(under_results.is_empty(), "{under_results:?}");
+    let work = dir.join("out/work/results");
+    assert!(work.join("s").read_dir().unwrap().count() >= 1);
+    assert!(work.join("a").read_dir().unwrap().count() >= 1);
+    assert!(work.join("p").read_dir().unwrap().count() >= 1);
+}

@@ -296,7 +296,7 @@ impl LevelCheckpoint {
             Some(out) => {
                 let mut name = out.as_os_str().to_os_string();
                 name.push(".checkpoint");
-                PathBuf::from(name)
+                crate::provenance::work_path(&PathBuf::from(name))
             }
             None => PathBuf::from(crate::provenance::DEFAULT_OUT).join(format!(
                 "family-{:016x}.checkpoint",

@@ -190,7 +190,7 @@ fn fill_params(template: &Template, deck: &str) -> Result<Params> {
 fn checkpoint_path(out: &Path) -> PathBuf {
     let mut name = out.file_name().unwrap_or_default().to_os_string();
     name.push(".checkpoint");
-    out.with_file_name(name)
+    crate::provenance::work_path(&out.with_file_name(name))
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {

@@ -175,7 +175,7 @@ fn split_error(e: SplitError) -> anyhow::Error {
 /// (`NAME.shard-I-of-N.checkpoint.json`), so each array task resumes alone; a cluster shares the
 /// single run's.
 fn checkpoint_path(dir: &Path, name: &str, shard: Option<Shard>) -> PathBuf {
-    dir.join(match shard {
+    crate::provenance::work_dir(dir).join(match shard {
         Some(s) => format!("{name}.{}.checkpoint.json", s.suffix()),
         None => format!("{name}.checkpoint.json"),
     })
@@ -323,7 +323,7 @@ fn write_shard<C: serde::Serialize, X: serde::Serialize, R: serde::Serialize>(
     mut summary: Value,
     as_json: bool,
 ) -> Result<ExitCode> {
-    let path = dir.join(format!("{name}.{}.bin", s.suffix()));
+    let path = crate::provenance::work_dir(dir).join(format!("{name}.{}.bin", s.suffix()));
     let file = ShardFile {
         command: command.into(),
         fingerprint: format!(
@@ -354,7 +354,8 @@ fn write_shard<C: serde::Serialize, X: serde::Serialize, R: serde::Serialize>(
                 .collect::<Vec<_>>()
                 .join(", "),
             path.display(),
-            dir.join(format!("{name}.shard-*-of-{}.bin", s.count))
+            crate::provenance::work_dir(dir)
+                .join(format!("{name}.shard-*-of-{}.bin", s.count))
                 .display()
         )?;
     }

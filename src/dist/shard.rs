@@ -73,7 +73,7 @@ impl Shard {
 pub fn beside(path: &Path, shard: Shard) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".{}", shard.suffix()));
-    path.with_file_name(name)
+    crate::provenance::work_path(&path.with_file_name(name))
 }
 
 /// What one shard hands to `ansatz merge`.
