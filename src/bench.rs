@@ -13,8 +13,7 @@ use crate::engine::lanes64::Deal64;
 use crate::engine::{Outcome, reference};
 use crate::search::lanes::Finish;
 
-/// Deals per unit of parallel work. Fixed, so the set of deals never depends on the thread count.
-pub const CHUNK: u64 = 4096;
+pub use crate::deal::CHUNK;
 
 /// Which engine plays the deals.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -5,6 +5,13 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+/// Orders card sequences as piece-class representatives are chosen: shorter first, then
+/// lexicographically by penalty (number < J < Q < K < A). Here, below the ansatz and the library
+/// files, because both order pieces by it.
+pub fn rep_order(a: &[Card], b: &[Card]) -> std::cmp::Ordering {
+    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
+}
+
 /// A card is its penalty value: 0 for a number card, 1 Jack, 2 Queen, 3 King, 4 Ace.
 /// Suits and the rank of number cards never matter (rules.md, "Cards").
 pub type Card = u8;

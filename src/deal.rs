@@ -8,6 +8,10 @@ use crate::rng::SplitMix64;
 
 /// Deal number `index` under `seed`: `deck` shuffled uniformly, hands split as equally as possible
 /// (player 1 gets the extra card), player 1 to move.
+/// Deals per unit of parallel work in every search of numbered random deals. Fixed, so the set
+/// of deals a unit plays never depends on the thread count.
+pub const CHUNK: u64 = 4096;
+
 pub fn random_deal(deck: &DeckSpec, seed: u64, index: u64) -> Position {
     let mut cards = deck.cards();
     shuffle_cards(&mut cards, seed, index);

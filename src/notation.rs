@@ -1,7 +1,7 @@
 //! Parsing and printing of hands and positions: dash `-JQKA`, playing cards, Paulhus digits.
 //!
 //! Parsing yields an unchecked [`Setup`] (any number of hands, any counts); `position.rs` validates it
-//! once into a [`crate::position::Position`]. Printing is always dash notation with a `(n)` suffix,
+//! once into a `Position`. Printing is always dash notation with a `(n)` suffix,
 //! which parses back to the same position.
 
 use std::fmt;

@@ -11,11 +11,7 @@ use crate::engine::Outcome;
 use super::mutate::shrink_and_swap_neighbours;
 use super::template::Template;
 
-/// Orders sequences as class representatives are chosen: shorter first, then lexicographically by
-/// penalty (number < J < Q < K < A).
-pub fn rep_order(a: &[Card], b: &[Card]) -> std::cmp::Ordering {
-    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
-}
+pub use crate::card::rep_order;
 
 /// The class of each piece: two pieces share a class when a chain of single adds, removes or swaps
 /// (over `alphabet`) through pieces of the set links them. Classes are numbered from 0 in the order

@@ -132,7 +132,7 @@ impl Library {
                 }
                 Some(c) => {
                     c.size += 1;
-                    if crate::ansatz::piece::rep_order(&p.sequence, &c.representative).is_lt() {
+                    if crate::card::rep_order(&p.sequence, &c.representative).is_lt() {
                         c.representative = p.sequence.clone();
                     }
                 }

@@ -5,8 +5,8 @@ use rayon::prelude::*;
 use thiserror::Error;
 
 use super::stats::{FoundCycle, GameStats};
-use crate::bench::CHUNK;
 use crate::card::{Card, DeckSpec, KINDS};
+use crate::deal::CHUNK;
 use crate::deal::shuffle_cards;
 use crate::engine::Outcome;
 use crate::engine::batch64::Batch;

@@ -93,7 +93,7 @@ pub fn random_games(cfg: &RandomConfig, shard: Option<Shard>) -> u64 {
     let owns = owner(shard);
     (0..random::chunks(cfg.games))
         .filter(|&c| owns(c))
-        .map(|c| (cfg.games - c * crate::bench::CHUNK).min(crate::bench::CHUNK))
+        .map(|c| (cfg.games - c * crate::deal::CHUNK).min(crate::deal::CHUNK))
         .sum()
 }
 
@@ -174,8 +174,8 @@ pub fn random_cluster(
             per_worker: 16,
             play: Arc::new(move |c: u64| {
                 let mut s = GameStats::new(c1.players, c1.top);
-                let lo = c * crate::bench::CHUNK;
-                let hi = (lo + crate::bench::CHUNK).min(c1.games);
+                let lo = c * crate::deal::CHUNK;
+                let hi = (lo + crate::deal::CHUNK).min(c1.games);
                 random::play_range(&c1, lo, hi, &mut s, &mut random::Scratch::default());
                 s.trimmed()
             }),
