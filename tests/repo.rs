@@ -162,3 +162,87 @@ fn link_parser_finds_relative_targets_only() {
     let t = "see [a](docs/a.md#x) and [b](https://x.org) `[c](code)`\n```\n[d](no.md)\n```\n";
     assert_eq!(relative_links(t), vec!["docs/a.md", "code"]);
 }
+
+/// The `ansatz ...` command lines shown in the code blocks of `text` (a `$ ` prompt and a
+/// trailing `# comment` removed).
+fn shown_commands(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_code = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if !in_code {
+            continue;
+        }
+        let l = line.trim().trim_start_matches("$ ");
+        if !l.starts_with("ansatz ") {
+            continue;
+        }
+        // A comment starts at ` #` outside quotes.
+        let mut quoted = false;
+        let mut end = l.len();
+        for (i, c) in l.char_indices() {
+            match c {
+                '\'' => quoted = !quoted,
+                '#' if !quoted && l[..i].ends_with(' ') => {
+                    end = i;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        out.push(l[..end].trim().to_string());
+    }
+    out
+}
+
+#[test]
+fn every_command_the_readme_and_the_manual_show_parses() {
+    let root = root();
+    let mut files = vec![root.join("README.md")];
+    if let Ok(rd) = std::fs::read_dir(root.join("docs")) {
+        files.extend(
+            rd.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "md")),
+        );
+    }
+    let mut checked = 0;
+    let mut bad = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        for cmd in shown_commands(&text) {
+            // Placeholders (I/N, ...) stand for values a reader fills in.
+            if cmd.contains("...") || cmd.contains("I/N") || cmd.contains('<') || cmd.contains('|')
+            {
+                continue;
+            }
+            let Some(args) = ansatz::provenance::split_command(&cmd) else {
+                bad.push(format!("{}: cannot split {cmd}", f.display()));
+                continue;
+            };
+            let o = Command::new(env!("CARGO_BIN_EXE_ansatz"))
+                .args(&args[1..])
+                .env("ANSATZ_PARSE_ONLY", "1")
+                .output()
+                .unwrap();
+            if !o.status.success() {
+                let err = String::from_utf8_lossy(&o.stderr);
+                bad.push(format!(
+                    "{}: {cmd}: {}",
+                    f.display(),
+                    err.lines().next().unwrap_or("")
+                ));
+            }
+            checked += 1;
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "commands that do not parse:\n{}",
+        bad.join("\n")
+    );
+    assert!(checked >= 7, "only {checked} commands found");
+}
