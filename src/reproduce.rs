@@ -149,8 +149,8 @@ pub fn first_difference(old: &[Value], new: &[Value]) -> Option<String> {
 
 fn short(v: &Value) -> String {
     let s = v.to_string();
-    if s.len() > 80 {
-        format!("{}…", &s[..s.floor_char_boundary(77)])
+    if s.chars().count() > 80 {
+        format!("{}…", s.chars().take(77).collect::<String>())
     } else {
         s
     }

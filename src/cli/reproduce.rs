@@ -49,7 +49,7 @@ struct Verdict {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(s) = args.max_seconds
-        && !(s >= 0.0)
+        && (s.is_nan() || s < 0.0)
     {
         return Err(BadInput(format!("--max-seconds {s}: must be 0 or more")).into());
     }
