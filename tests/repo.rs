@@ -95,15 +95,25 @@ fn every_known_answer_file_names_its_source() {
     assert!(seen >= 3, "{seen} files in tests/data");
 }
 
-/// The targets of the markdown links `[text](target)` of `text`, without URLs and anchors.
-fn relative_links(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
+/// The lines of a markdown text, each with whether it sits in a fenced code block (fences left
+/// out).
+fn fenced_lines(text: &str) -> Vec<(&str, bool)> {
     let mut in_code = false;
+    let mut out = Vec::new();
     for line in text.lines() {
         if line.trim_start().starts_with("```") {
             in_code = !in_code;
-            continue;
+        } else {
+            out.push((line, in_code));
         }
+    }
+    out
+}
+
+/// The targets of the markdown links `[text](target)` of `text`, without URLs and anchors.
+fn relative_links(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (line, in_code) in fenced_lines(text) {
         if in_code {
             continue;
         }
@@ -167,12 +177,7 @@ fn link_parser_finds_relative_targets_only() {
 /// trailing `# comment` removed).
 fn shown_commands(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut in_code = false;
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            in_code = !in_code;
-            continue;
-        }
+    for (line, in_code) in fenced_lines(text) {
         if !in_code {
             continue;
         }
