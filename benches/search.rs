@@ -3,8 +3,8 @@
 use ansatz::card::DeckSpec;
 use ansatz::engine::cycle::play_state;
 use ansatz::engine::fast::Small;
+use ansatz::engine::lanes::{Game, Isa, Lanes};
 use ansatz::search::exhaustive::{deal_count, naive, prefix_sharing, prefix_sharing_with};
-use ansatz::search::lanes::{Game, Isa, Lanes};
 use ansatz::search::random::{RandomConfig, Scratch, play_range};
 use ansatz::search::stats::GameStats;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -69,7 +69,7 @@ fn lanes(c: &mut Criterion) {
         b.iter(|| {
             let mut cards = 0;
             lanes.run(&games, 1000, |_, f| {
-                if let ansatz::search::lanes::Finish::Won { cards: c, .. } = f {
+                if let ansatz::engine::lanes::Finish::Won { cards: c, .. } = f {
                     cards += c
                 }
             });
@@ -107,7 +107,7 @@ fn lanes64(c: &mut Criterion) {
             b.iter(|| {
                 let mut cards = 0;
                 lanes.run(&games, 5000, |_, f| {
-                    if let ansatz::search::lanes::Finish::Won { cards: c, .. } = f {
+                    if let ansatz::engine::lanes::Finish::Won { cards: c, .. } = f {
                         cards += c
                     }
                 });

@@ -9,9 +9,9 @@ use crate::deal::{random_standard_cards, random_standard_small};
 use crate::engine::batch64::Batch;
 use crate::engine::cycle::play_state;
 use crate::engine::fast::{Large, Ring64};
+use crate::engine::lanes::Finish;
 use crate::engine::lanes64::Deal64;
 use crate::engine::{Outcome, reference};
-use crate::search::lanes::Finish;
 
 pub use crate::deal::CHUNK;
 

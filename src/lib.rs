@@ -21,6 +21,22 @@
 //! | [`bench`](mod@bench) | the engine benchmark behind `ansatz bench` |
 //! | [`provenance`], [`reproduce`] | result files' facts apart from their `run`; rerunning and comparing them |
 //!
+//! # Layers
+//!
+//! Each module imports only modules on lower rows (`tests/repo.rs` checks that the imports
+//! between top-level modules form no loop):
+//!
+//! ```text
+//! cli                                   the face: clap → validated config → library call → print
+//! reproduce    assemble                 rerun checks; decks from pieces → balanced cycles
+//!              ansatz      search       templates, pieces, mutation; random and exhaustive search
+//!              dist                     job-array shards and clusters (used by the pipelines)
+//! bench        backward    library      benchmark; playing backwards; piece-library files
+//! deal                                  random deals
+//! engine                                every forward engine, the lanes, cycle detection
+//! position  notation  card  rng  provenance
+//! ```
+//!
 //! # The path of a position
 //!
 //! ```text

@@ -251,3 +251,72 @@ fn every_command_the_readme_and_the_manual_show_parses() {
     );
     assert!(checked >= 7, "only {checked} commands found");
 }
+
+/// The top-level modules of `src/` (files and folders) and the other top-level modules each one
+/// names as `crate::NAME`.
+fn module_imports() -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let mut out: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        Default::default();
+    let src = root().join("src");
+    let mut stack = vec![src.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            if p.extension().is_none_or(|x| x != "rs") {
+                continue;
+            }
+            let rel = p.strip_prefix(&src).unwrap();
+            let first = rel
+                .components()
+                .next()
+                .unwrap()
+                .as_os_str()
+                .to_string_lossy();
+            let top = first.trim_end_matches(".rs").to_string();
+            if top == "lib" || top == "main" {
+                continue;
+            }
+            let text = std::fs::read_to_string(&p).unwrap();
+            let entry = out.entry(top.clone()).or_default();
+            for (i, _) in text.match_indices("crate::") {
+                let name: String = text[i + 7..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if name != top && !name.is_empty() {
+                    entry.insert(name);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_top_level_modules_form_no_loop() {
+    let graph = module_imports();
+    assert!(graph.len() >= 10, "{graph:?}");
+    for start in graph.keys() {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut stack: Vec<&String> = graph[start].iter().collect();
+        while let Some(m) = stack.pop() {
+            assert!(
+                m != start,
+                "{start} imports itself through a loop: {graph:?}"
+            );
+            if seen.insert(m.clone())
+                && let Some(next) = graph.get(m)
+            {
+                stack.extend(next.iter());
+            }
+        }
+    }
+    // Only the command-line face imports the CLI; nothing below it prints.
+    for (m, imports) in &graph {
+        assert!(m == "cli" || !imports.contains("cli"), "{m} imports cli");
+    }
+}

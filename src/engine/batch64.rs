@@ -3,8 +3,8 @@
 //! in the order they were pushed, for the exact cycle engine.
 
 use crate::card::Card;
+use crate::engine::lanes::Finish;
 use crate::engine::lanes64::{self, Deal64, Lanes64};
-use crate::search::lanes::Finish;
 
 /// Games a batch holds: enough that the eight lanes rarely wait.
 const BATCH: usize = 1024;

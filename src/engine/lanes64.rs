@@ -1,9 +1,9 @@
 //! Lockstep lanes for whole decks (up to 64 cards): eight games at a time in AVX-512 registers,
 //! one `u64` lane each, from a trick boundary to their end or a trick limit.
 //!
-//! The same moves as the 16-lane `u32` engine of `search/lanes_avx512.rs`, widened so that a
+//! The same moves as the 16-lane `u32` engine of `lanes_avx512.rs`, widened so that a
 //! hand can hold every card of a standard deck: both expand the one move loop of
-//! `search/avx512_moves.rs` over their width's intrinsics. A hand is three
+//! `avx512_moves.rs` over their width's intrinsics. A hand is three
 //! bit planes, bit `i` for its card `i` (top first): `faces` is set for penalty cards, `lo` and
 //! `hi` hold the penalty less one. Every lane computes every case of a move (a lead phase, one
 //! payment, or the end of a payment and the taking of the pile) and selects its own, so a coin
@@ -13,7 +13,7 @@
 //! reference engine game by game.
 
 use crate::card::Card;
-use crate::search::lanes::Finish;
+use crate::engine::lanes::Finish;
 
 /// A position at a trick boundary in the lanes' form.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -138,7 +138,7 @@ fn ring_planes(buf: &[Card; 64]) -> (u64, u64, u64) {
 
 /// Whether this processor runs the lanes (AVX-512; elsewhere callers play games one by one).
 pub fn available() -> bool {
-    crate::search::lanes::Isa::get() == crate::search::lanes::Isa::Avx512
+    crate::engine::lanes::Isa::get() == crate::engine::lanes::Isa::Avx512
 }
 
 /// Scratch of the lanes, reused between batches.
@@ -226,7 +226,7 @@ impl Lanes64 {
         limit: u32,
         mut done: impl FnMut(usize, Finish),
     ) {
-        use crate::search::avx512_moves::move_loop;
+        use crate::engine::avx512_moves::move_loop;
         use std::arch::x86_64::{
             __m512i, __mmask8, _mm512_add_epi64 as add, _mm512_and_si512, _mm512_andnot_si512,
             _mm512_cmpeq_epi64_mask as cmpeq, _mm512_cmpge_epu64_mask as cmpge,
@@ -338,9 +338,9 @@ mod tests {
             eprintln!("no AVX-512 here: the 64-card lanes are not used, nothing to check");
             return;
         }
-        let mut positions = crate::search::lanes::random_positions(7, 6_000, 64);
+        let mut positions = crate::engine::lanes::random_positions(7, 6_000, 64);
         positions.extend(
-            crate::search::lanes::random_positions(8, 3_000, 52)
+            crate::engine::lanes::random_positions(8, 3_000, 52)
                 .into_iter()
                 .map(|p| {
                     let mut cards: Vec<Card> =

@@ -4,15 +4,22 @@
 //! - [`bits`]: the bitboard engine for decks of up to 64 cards (a few bit operations per face card).
 //! - [`fast`]: the engine layouts and the per-card ring engine (any size), no allocation in the trick loop.
 //! - [`cycle`]: exact cycle detection (Brent) over the fast engine's states.
-//! - [`lanes64`]: eight whole-deck games at a time in AVX-512 registers; [`batch64`]: games
-//!   waiting for them, the ones still going handed back in order.
+//! - [`lanes`]: many small games at once, one per lane (portable, and AVX-512 in
+//!   `lanes_avx512.rs`); [`lanes64`]: eight whole-deck games at a time in AVX-512 registers, both
+//!   expanding the one move loop of `avx512_moves.rs`; [`batch64`]: games waiting for them, the
+//!   ones still going handed back in order.
 //! - [`trace`]: every position at trick boundaries, for `ansatz play --trace`.
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx512_moves;
 pub mod batch64;
 pub mod bits;
 pub mod cycle;
 pub mod fast;
+pub mod lanes;
 pub mod lanes64;
+#[cfg(target_arch = "x86_64")]
+mod lanes_avx512;
 pub mod multi;
 pub mod reference;
 pub mod trace;

@@ -26,8 +26,8 @@ use crate::card::{Card, DeckSpec, KINDS};
 use crate::engine::Outcome;
 use crate::engine::cycle::play_state;
 use crate::engine::fast::{SMALL_CAP, Small};
+use crate::engine::lanes::{Finish, Game, Isa, Lanes, shr};
 use crate::engine::multi::{self, MultiOutcome, MultiPosition};
-use crate::search::lanes::{Finish, Game, Isa, Lanes, shr};
 
 /// The most cards the fast (prefix-sharing) path takes: a hand packs into a `u128`. (Larger decks
 /// have far too many deals to exhaust anyway.)
@@ -862,7 +862,7 @@ mod tests {
     #[test]
     fn node_trick_equals_reference_trick() {
         use crate::engine::reference::{Trick, trick};
-        for pos in crate::search::lanes::random_positions(5, 200_000, 32) {
+        for pos in crate::engine::lanes::random_positions(5, 200_000, 32) {
             let to_move = pos.to_move;
             let mut node = Node {
                 game: Game::from_hands(&pos.hands[0], &pos.hands[1], to_move as u32),

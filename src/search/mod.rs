@@ -3,14 +3,9 @@
 //! resumable [`checkpoint`]s, runs split over shards and clusters ([`split`]) and the length
 //! histogram [`plot`].
 
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod avx512_moves;
 pub mod checkpoint;
 pub mod exhaustive;
 pub mod exhaustive_run;
-pub mod lanes;
-#[cfg(target_arch = "x86_64")]
-mod lanes_avx512;
 pub mod multiset;
 pub mod ordered;
 pub mod plot;

@@ -12,10 +12,10 @@ use crate::engine::Outcome;
 use crate::engine::batch64::Batch;
 use crate::engine::cycle::play_state;
 use crate::engine::fast::{Large, SMALL_CAP, Small};
+use crate::engine::lanes::Finish;
 use crate::engine::lanes64::Deal64;
 use crate::engine::multi::{self, MultiOutcome, MultiPosition};
 use crate::rng::SplitMix64;
-use crate::search::lanes::Finish;
 
 /// What to deal and how many.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
