@@ -224,10 +224,17 @@ fn every_command_the_readme_and_the_manual_show_parses() {
             {
                 continue;
             }
-            let Some(args) = ansatz::provenance::split_command(&cmd) else {
+            let Some(mut args) = ansatz::provenance::split_command(&cmd) else {
                 bad.push(format!("{}: cannot split {cmd}", f.display()));
                 continue;
             };
+            // The shell's part of the line (a redirection, `&`, `;`) is not the command's.
+            if let Some(end) = args
+                .iter()
+                .position(|a| [">", ">>", "2>", "&", "&&", ";"].contains(&a.as_str()))
+            {
+                args.truncate(end);
+            }
             let o = Command::new(env!("CARGO_BIN_EXE_ansatz"))
                 .args(&args[1..])
                 .env("ANSATZ_PARSE_ONLY", "1")
