@@ -115,24 +115,28 @@ pub fn rerun_args(r: &Recorded, scratch: &Path) -> Vec<String> {
 }
 
 /// The file of the rerun that corresponds to `original`: the same name in `scratch`, else the
-/// one file there with the same extension (checkpoints and shard files aside).
+/// one file there with the same extension, else the one JSON or JSON-lines file (a table row's
+/// command writes a file of its own); checkpoints and shard files aside.
 pub fn produced(original: &Path, scratch: &Path) -> Option<PathBuf> {
     let same = scratch.join(original.file_name()?);
     if same.is_file() {
         return Some(same);
     }
-    let ext = original.extension()?;
-    let mut found: Vec<PathBuf> = std::fs::read_dir(scratch)
+    let files: Vec<PathBuf> = std::fs::read_dir(scratch)
         .ok()?
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.extension() == Some(ext))
         .filter(|p| {
             let n = p.file_name().unwrap_or_default().to_string_lossy();
-            !n.contains(".checkpoint") && !n.contains(".shard-")
+            p.is_file() && !n.contains(".checkpoint") && !n.contains(".shard-")
         })
         .collect();
-    (found.len() == 1).then(|| found.remove(0))
+    let only = |keep: &dyn Fn(&Path) -> bool| {
+        let mut found: Vec<&PathBuf> = files.iter().filter(|p| keep(p)).collect();
+        (found.len() == 1).then(|| found.remove(0).clone())
+    };
+    only(&|p| p.extension() == original.extension())
+        .or_else(|| only(&|p| p.extension().is_some_and(|x| x == "json" || x == "jsonl")))
 }
 
 /// The first difference between two lists of facts, as a readable path and the two values;

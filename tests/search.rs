@@ -6,7 +6,7 @@ use ansatz::engine::multi::{self, MultiOutcome, MultiPosition};
 use ansatz::engine::{Outcome, reference};
 use ansatz::position::Position;
 use ansatz::search::checkpoint;
-use ansatz::search::exhaustive::{deal_count, naive, prefix_sharing};
+use ansatz::search::exhaustive::{Extra, Plan, deal_count, naive, naive_split, prefix_sharing};
 use ansatz::search::exhaustive_run::{self, ExhaustiveConfig};
 use ansatz::search::random::{self, RandomConfig};
 use ansatz::search::stats::GameStats;
@@ -57,6 +57,19 @@ proptest! {
         prop_assert_eq!(prefix_sharing(&d), naive(&d, 2, 0..all));
     }
 
+    /// With player 2 holding the extra card of an odd deck, both paths (lanes or not) still agree.
+    #[test]
+    fn the_second_player_holding_the_extra_card_agrees(d in small_deck(), lanes: bool) {
+        prop_assume!(d.total() % 2 == 1);
+        let all = deal_count(&d).unwrap();
+        let plan = Plan::with_split(&d, 64, lanes, Extra::Second);
+        let mut fast = plan.head.clone();
+        for i in 0..plan.tasks() {
+            fast.merge(plan.run_task(i));
+        }
+        prop_assert_eq!(fast, naive_split(&d, 2, Extra::Second, 0..all));
+    }
+
     /// Rank ranges cut anywhere add up to the whole.
     #[test]
     fn rank_ranges_add_up(d in small_deck(), cut in 0.0f64..1.0) {
@@ -102,6 +115,7 @@ fn exhaustive_three_players_every_deal_ends_or_cycles() {
         deck: deck("3-1J1Q1K1A"),
         players: 3,
         naive: false,
+        extra: Default::default(),
     };
     let (deals, work) = cfg.plan().unwrap();
     assert_eq!(deals, 5040 / 6);

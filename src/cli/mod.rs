@@ -18,6 +18,7 @@ mod predecessors;
 mod progress;
 mod reproduce;
 mod search;
+mod search_table;
 
 use std::process::ExitCode;
 

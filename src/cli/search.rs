@@ -23,7 +23,7 @@ use crate::library::fnv1a;
 use crate::position::Position;
 use crate::provenance::Run;
 use crate::search::checkpoint::write_atomic;
-use crate::search::exhaustive::ExhaustiveStats;
+use crate::search::exhaustive::{ExhaustiveStats, Extra};
 use crate::search::exhaustive_run::{ExhaustiveConfig, Work};
 use crate::search::plot::{Series, histogram};
 use crate::search::random::{self, RandomConfig};
@@ -41,6 +41,8 @@ pub struct Args {
 enum SearchCommand {
     Random(RandomArgs),
     Exhaustive(ExhaustiveArgs),
+    /// Gather exhaustive-search result files into one census table (JSON lines and markdown).
+    Table(super::search_table::TableArgs),
 }
 
 /// Play seeded random deals: cycles found (verified), the longest games, means, medians, wins per
@@ -127,6 +129,9 @@ pub struct ExhaustiveArgs {
     /// Play every deal separately (rank/unrank + engine) instead of sharing prefixes.
     #[arg(long)]
     naive: bool,
+    /// Which player holds the extra card of an odd two-player deck: 1 (the leader) or 2.
+    #[arg(long, value_name = "1|2", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    extra_card: u8,
     #[command(flatten)]
     run: RunFlags,
 }
@@ -154,6 +159,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     match args.command {
         SearchCommand::Random(a) => run_random(a),
         SearchCommand::Exhaustive(a) => run_exhaustive(a),
+        SearchCommand::Table(a) => super::search_table::run(a),
     }
 }
 
@@ -645,10 +651,16 @@ fn write_random_results(
 
 fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
     let deck = parse_deck(&a.deck)?;
+    let extra = if a.extra_card == 2 {
+        Extra::Second
+    } else {
+        Extra::First
+    };
     let cfg = ExhaustiveConfig {
         deck,
         players: a.players,
         naive: a.naive,
+        extra,
     };
     let began = Instant::now();
     let (deals, work) = cfg.plan().map_err(|e| BadInput(e.to_string()))?;
@@ -657,9 +669,14 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
     let shard = mode.shard();
     let pool = pool(a.threads)?;
     let stem = format!(
-        "exhaustive-{}-{}p{}",
+        "exhaustive-{}-{}p{}{}",
         deck_tag(&deck),
         a.players,
+        if extra == Extra::Second {
+            "-extra2"
+        } else {
+            ""
+        },
         if a.naive { "-naive" } else { "" }
     );
     let method = match work {
@@ -694,6 +711,7 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
         deck: deck.to_string(),
         deals,
         method: method.into(),
+        extra,
     };
     if let Some(s) = shard {
         return write_shard(
@@ -720,6 +738,7 @@ struct ExhaustiveContext {
     deck: String,
     deals: u64,
     method: String,
+    extra: Extra,
 }
 
 /// Merges the shard files of one `search exhaustive` run into its single-run answer (the same
@@ -746,6 +765,21 @@ pub(super) fn merge_exhaustive(
     report_exhaustive(&dir, &ctx, &stats, seconds, threads, as_json)
 }
 
+/// The cards of a deck spec such as `9-2J2Q2K2A`.
+fn stats_cards(deck: &str) -> usize {
+    deck.parse::<DeckSpec>().map_or(0, |d| d.total())
+}
+
+/// The cards of one period of the cycle named by `id` (replayed with the reference engine), for
+/// two-player cycle ids; `None` for others.
+fn cycle_cards(id: &str) -> Option<u64> {
+    let pos = crate::position::Position::parse(id, crate::notation::Notation::Dash).ok()?;
+    match engine::reference::play(&pos) {
+        engine::Outcome::Cycle(info) => Some(info.cycle_cards),
+        engine::Outcome::Terminates { .. } => None,
+    }
+}
+
 /// The answer of an exhaustive search: the JSON or text on stdout, the result file in `dir`.
 fn report_exhaustive(
     dir: &Path,
@@ -762,18 +796,35 @@ fn report_exhaustive(
         stats.deals
     );
     let longest = stats.longest.as_ref().map(|l| {
-        let pos = engine::multi::MultiPosition::deal(&l.deal, ctx.players);
+        let pos = ctx.extra.position(&l.deal, ctx.players);
         json!({"position": pos.to_string(), "cards": l.cards, "tricks": l.tricks})
     });
+    // Who holds the extra card of an odd two-player deck (none for an even one).
+    let odd = ctx.players == 2 && stats_cards(deck) % 2 == 1;
+    let extra_card = odd.then_some(if ctx.extra == Extra::Second { 2 } else { 1 });
+    let distinct: Vec<Value> = stats
+        .distinct_cycles
+        .iter()
+        .map(|(id, c)| {
+            json!({
+                "cycle_id": id,
+                "period": c.period,
+                "cycle_cards": cycle_cards(id),
+                "deals": c.deals,
+            })
+        })
+        .collect();
     let v = json!({
         "deck": deck,
         "players": ctx.players,
         "deals": stats.deals,
         "cycles": stats.cycles,
+        "non_terminating": stats.cycles,
+        "extra_card": extra_card,
         "first_player_wins": stats.wins[0],
         "second_player_wins": stats.wins[1],
         "wins": stats.wins,
-        "distinct_cycles": stats.distinct_cycles.iter().map(|(id, c)| json!({"cycle_id": id, "period": c.period, "deals": c.deals})).collect::<Value>(),
+        "distinct_cycles": distinct,
         "longest": longest,
         "seconds": seconds,
         "threads": threads,
@@ -785,7 +836,15 @@ fn report_exhaustive(
         record.as_object_mut().unwrap().remove(k);
     }
     record["run"] = Run::here(command_line(), threads, seconds).to_json();
-    let result = dir.join(format!("exhaustive-{deck}-{}p.json", ctx.players));
+    let result = dir.join(format!(
+        "exhaustive-{deck}-{}p{}.json",
+        ctx.players,
+        if ctx.extra == Extra::Second {
+            "-extra2"
+        } else {
+            ""
+        }
+    ));
     write_atomic(&result, format!("{record}\n").as_bytes())
         .with_context(|| format!("writing {}", result.display()))?;
     let mut out = Out::new();

@@ -33,6 +33,40 @@ use crate::engine::multi::{self, MultiOutcome, MultiPosition};
 /// have far too many deals to exhaust anyway.)
 pub const MAX_CARDS: usize = 32;
 
+/// Which player holds the extra card of a two-player deal of an odd number of cards. Paulhus's
+/// Table 1 deals the first player the extra card; the census counts both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Extra {
+    /// Player 1 (who leads) holds the extra card.
+    #[default]
+    First,
+    /// Player 2 holds it.
+    Second,
+}
+
+impl Extra {
+    /// The cards player 1 is dealt from `n`: the first cards of the deal, the rest to player 2.
+    pub fn first_hand(self, n: usize) -> usize {
+        match self {
+            Extra::First => n.div_ceil(2),
+            Extra::Second => n / 2,
+        }
+    }
+
+    /// The deal's position: `cards` dealt in order, player 1 first and to move.
+    pub fn position(self, cards: &[Card], players: usize) -> MultiPosition {
+        if players == 2 {
+            let h1 = self.first_hand(cards.len());
+            MultiPosition {
+                hands: vec![cards[..h1].to_vec(), cards[h1..].to_vec()],
+                to_move: 0,
+            }
+        } else {
+            MultiPosition::deal(cards, players)
+        }
+    }
+}
+
 /// A class of non-terminating deals: those that reach one cycle.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CycleClass {
@@ -125,11 +159,12 @@ pub fn deal_count(deck: &DeckSpec) -> Option<u128> {
 pub fn play_deal(
     cards: &[Card],
     players: usize,
+    extra: Extra,
     stats: &mut ExhaustiveStats,
     scratch: &mut multi::Scratch,
 ) {
     let (winner, tricks, played) = if players == 2 && cards.len() <= SMALL_CAP {
-        let h1 = cards.len().div_ceil(2);
+        let h1 = extra.first_hand(cards.len());
         match play_state(&Small::from_hands(&cards[..h1], &cards[h1..], 0)) {
             Outcome::Terminates {
                 winner,
@@ -142,7 +177,7 @@ pub fn play_deal(
             }
         }
     } else {
-        match multi::play(&MultiPosition::deal(cards, players), scratch) {
+        match multi::play(&extra.position(cards, players), scratch) {
             MultiOutcome::Terminates {
                 winner,
                 tricks,
@@ -169,6 +204,16 @@ pub fn play_deal(
 
 /// The checker: plays every deal of rank in `ranks` one by one.
 pub fn naive(deck: &DeckSpec, players: usize, ranks: Range<u128>) -> ExhaustiveStats {
+    naive_split(deck, players, Extra::First, ranks)
+}
+
+/// [`naive`] with the extra card of an odd two-player deal where `extra` says.
+pub fn naive_split(
+    deck: &DeckSpec,
+    players: usize,
+    extra: Extra,
+    ranks: Range<u128>,
+) -> ExhaustiveStats {
     let mut stats = ExhaustiveStats::new(players);
     let mut scratch = multi::Scratch::default();
     if ranks.is_empty() {
@@ -178,7 +223,7 @@ pub fn naive(deck: &DeckSpec, players: usize, ranks: Range<u128>) -> ExhaustiveS
         return stats;
     };
     for _ in ranks {
-        play_deal(&cards, players, &mut stats, &mut scratch);
+        play_deal(&cards, players, extra, &mut stats, &mut scratch);
         next_arrangement(&mut cards);
     }
     stats
@@ -394,13 +439,13 @@ struct Ctx {
 }
 
 /// The root node of `deck`: every card unread.
-fn root(deck: &DeckSpec, lanes: bool) -> (Ctx, Node) {
+fn root(deck: &DeckSpec, lanes: bool, extra: Extra) -> (Ctx, Node) {
     let n = deck.total();
     assert!(
         n <= MAX_CARDS,
         "the fast path holds at most {MAX_CARDS} cards"
     );
-    let h1 = n.div_ceil(2);
+    let h1 = extra.first_hand(n);
     let dealt = [h1 as u32, (n - h1) as u32];
     let mut stride = [0u32; KINDS];
     let mut size = 1u32;
@@ -809,13 +854,23 @@ impl Plan {
     /// Fully fixed games go to the [`Lanes`] when the processor has AVX-512 (see [`Isa`]);
     /// without it they are played one by one, which is faster than lanes without vector units.
     pub fn new(deck: &DeckSpec, max_deals: u64) -> Plan {
-        Plan::with_lanes(deck, max_deals, Isa::get() == Isa::Avx512)
+        Plan::new_split(deck, max_deals, Extra::First)
+    }
+
+    /// [`Plan::new`] with the extra card of an odd deck where `extra` says.
+    pub fn new_split(deck: &DeckSpec, max_deals: u64, extra: Extra) -> Plan {
+        Plan::with_split(deck, max_deals, Isa::get() == Isa::Avx512, extra)
     }
 
     /// [`Plan::new`] with the choice of engine for fully fixed games made by the caller (the
     /// answer is the same either way; tests and benchmarks compare them).
     pub fn with_lanes(deck: &DeckSpec, max_deals: u64, lanes: bool) -> Plan {
-        let (ctx, node) = root(deck, lanes);
+        Plan::with_split(deck, max_deals, lanes, Extra::First)
+    }
+
+    /// [`Plan::with_lanes`] with the extra card of an odd deck where `extra` says.
+    pub fn with_split(deck: &DeckSpec, max_deals: u64, lanes: bool, extra: Extra) -> Plan {
+        let (ctx, node) = root(deck, lanes, extra);
         let mut head = ExhaustiveStats::new(2);
         let mut tasks = Vec::new();
         let mut scratch = Scratch::default();

@@ -4,7 +4,7 @@
 
 use thiserror::Error;
 
-use super::exhaustive::{ExhaustiveStats, MAX_CARDS, Plan, deal_count, naive};
+use super::exhaustive::{ExhaustiveStats, Extra, MAX_CARDS, Plan, deal_count, naive_split};
 use super::random::{ConfigError, check_players};
 use crate::card::DeckSpec;
 
@@ -22,12 +22,18 @@ pub struct ExhaustiveConfig {
     pub players: usize,
     /// Play every deal separately even where prefix sharing applies (the checker; slower).
     pub naive: bool,
+    /// Who holds the extra card of an odd two-player deck (absent in older checkpoints: the
+    /// first player).
+    #[serde(default)]
+    pub extra: Extra,
 }
 
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum ExhaustiveError {
     #[error(transparent)]
     Config(#[from] ConfigError),
+    #[error("--extra-card 2 needs a two-player deck with an odd number of cards")]
+    Extra,
     #[error("deck {deck} has {deals} distinct deals: too many to play every one")]
     TooMany { deck: String, deals: String },
 }
@@ -44,6 +50,9 @@ impl ExhaustiveConfig {
     /// Validates the configuration and plans the work.
     pub fn plan(&self) -> Result<(u64, Work), ExhaustiveError> {
         check_players(&self.deck, self.players)?;
+        if self.extra == Extra::Second && (self.players != 2 || self.deck.total() % 2 == 0) {
+            return Err(ExhaustiveError::Extra);
+        }
         let deals = deal_count(&self.deck)
             .and_then(|d| u64::try_from(d).ok())
             .ok_or_else(|| ExhaustiveError::TooMany {
@@ -53,9 +62,10 @@ impl ExhaustiveConfig {
         if self.players == 2 && !self.naive && self.deck.total() <= MAX_CARDS {
             Ok((
                 deals,
-                Work::Tasks(Box::new(Plan::new(
+                Work::Tasks(Box::new(Plan::new_split(
                     &self.deck,
                     (deals / SPLIT_PARTS).max(1),
+                    self.extra,
                 ))),
             ))
         } else {
@@ -85,7 +95,7 @@ impl Work {
             Work::Ranks { deals } => {
                 let lo = u * RANK_CHUNK;
                 let hi = (lo + RANK_CHUNK).min(*deals);
-                naive(&cfg.deck, cfg.players, lo as u128..hi as u128)
+                naive_split(&cfg.deck, cfg.players, cfg.extra, lo as u128..hi as u128)
             }
         };
         progress(s.deals);

@@ -12,3 +12,4 @@ pub mod plot;
 pub mod random;
 pub mod split;
 pub mod stats;
+pub mod table;

@@ -1,0 +1,72 @@
+//! `ansatz search table`: gathers `search exhaustive` result files into the census table
+//! (`NAME.jsonl` and `NAME.md`).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+
+use super::output::{BadInput, Out};
+use crate::library::write_atomic;
+use crate::search::table::{jsonl, markdown, row, sort};
+
+/// Gather exhaustive-search result files into one census table (JSON lines and markdown).
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  ansatz search table out/table1/exhaustive-*.json --out out/table1
+  ansatz search table out/table1/exhaustive-*.json --out results/census --notes results/census/table1-notes.md
+
+Each row is a result file's object as written, its `run` (command, seconds, machine) included, so
+`ansatz reproduce NAME.jsonl` checks the table row by row. Rows are ordered by face set, number
+cards and the holder of the extra card; a deck given twice is refused (exit 2).
+scripts/table1.sh runs every deck of the census and then this command.")]
+pub struct TableArgs {
+    /// Result files of `ansatz search exhaustive` (two players).
+    #[arg(value_name = "FILES", required = true)]
+    files: Vec<PathBuf>,
+    /// Directory for NAME.jsonl and NAME.md.
+    #[arg(long, default_value = crate::provenance::DEFAULT_OUT, value_name = "DIR")]
+    out: PathBuf,
+    /// Name of the table files.
+    #[arg(long, default_value = "table1", value_parser = super::assemble::parse_name)]
+    name: String,
+    /// A markdown file of findings to append to the page.
+    #[arg(long, value_name = "FILE")]
+    notes: Option<PathBuf>,
+}
+
+pub fn run(a: TableArgs) -> Result<ExitCode> {
+    let mut rows = Vec::with_capacity(a.files.len());
+    for f in &a.files {
+        let name = f.display().to_string();
+        let text = std::fs::read_to_string(f).map_err(|e| BadInput(format!("{name}: {e}")))?;
+        let value =
+            serde_json::from_str(&text).map_err(|e| BadInput(format!("{name}: not JSON: {e}")))?;
+        rows.push(row(&name, value).map_err(|e| BadInput(e.to_string()))?);
+    }
+    let rows = sort(rows).map_err(|e| BadInput(e.to_string()))?;
+    let notes = match &a.notes {
+        Some(p) => {
+            std::fs::read_to_string(p).map_err(|e| BadInput(format!("{}: {e}", p.display())))?
+        }
+        None => String::new(),
+    };
+    let title = "The census of small decks (Paulhus's Table 1, finished)";
+    let path = a.out.join(format!("{}.jsonl", a.name));
+    write_atomic(&path, jsonl(&rows).as_bytes())
+        .with_context(|| format!("writing {}", path.display()))?;
+    let md = a.out.join(format!("{}.md", a.name));
+    write_atomic(&md, markdown(&rows, title, &notes).as_bytes())
+        .with_context(|| format!("writing {}", md.display()))?;
+    let mut out = Out::new();
+    writeln!(
+        out,
+        "{} rows -> {} and {}",
+        rows.len(),
+        path.display(),
+        md.display()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
