@@ -17,8 +17,10 @@ Examples:
   ansatz bench
   ansatz bench --games 10000000 --threads 1 --json
   ansatz bench --games 10000000 --threads 2 --json
+  ansatz bench --engine bits --threads 1      # the bitboard engine, for the ratio
 
-The same seed gives the same deals (and totals) for any thread count.")]
+The same seed gives the same deals (and totals) for any thread count and any engine; the JSON
+names the engine that ran (auto picks the lanes where the processor has AVX-512).")]
 pub struct Args {
     /// Number of deals to play.
     #[arg(long, default_value_t = 2_000_000)]
@@ -32,11 +34,11 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
-    /// Engine: bits (the fast bitboard engine), ring (per-card ring buffer), large (the general
-    /// heap path for any deck size), reference (the oracle) or lanes (eight games at a time in
-    /// AVX-512 registers, what searches use where the processor has them). Compare rates to see
-    /// the ratios.
-    #[arg(long, default_value = "bits", value_parser = parse_engine)]
+    /// Engine: auto (the fastest exact engine for this processor: the lanes with AVX-512, else
+    /// the bitboard engine), bits (the bitboard engine), ring (per-card ring buffer), large (the
+    /// general heap path for any deck size), reference (the oracle) or lanes (eight games at a
+    /// time in AVX-512 registers). Compare rates to see the ratios.
+    #[arg(long, default_value = "auto", value_parser = parse_engine)]
     engine: bench::Engine,
     /// No progress bar.
     #[arg(long, short)]
@@ -44,15 +46,18 @@ pub struct Args {
 }
 
 fn parse_engine(s: &str) -> Result<bench::Engine, String> {
+    let lanes = crate::engine::lanes64::available();
     match s {
+        "auto" if lanes => Ok(bench::Engine::Lanes),
+        "auto" => Ok(bench::Engine::Bits),
         "bits" => Ok(bench::Engine::Bits),
         "ring" => Ok(bench::Engine::Ring),
         "large" => Ok(bench::Engine::Large),
         "reference" => Ok(bench::Engine::Reference),
-        "lanes" if crate::engine::lanes64::available() => Ok(bench::Engine::Lanes),
+        "lanes" if lanes => Ok(bench::Engine::Lanes),
         "lanes" => Err("the lanes need a processor with AVX-512".into()),
         _ => Err(format!(
-            "unknown engine {s:?} (bits, ring, large, reference or lanes)"
+            "unknown engine {s:?} (auto, bits, ring, large, reference or lanes)"
         )),
     }
 }
@@ -93,6 +98,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.json {
         out.json(&v)?;
     } else {
+        writeln!(out, "engine            {}", v["engine"].as_str().unwrap_or(""))?;
         writeln!(out, "games             {}", t.games)?;
         writeln!(out, "cycles            {}", t.cycles)?;
         writeln!(out, "threads           {}", report.threads)?;
