@@ -34,7 +34,7 @@ pub struct Args {
     #[arg(required = true, value_name = "FILES")]
     files: Vec<PathBuf>,
     /// Where the merged answer goes: the results directory of `assemble` and `search` (default
-    /// results/), the library file of `find-pieces` and the JSON file of `family` (default: the --out
+    /// out/), the library file of `find-pieces` and the JSON file of `family` (default: the --out
     /// the shards were given).
     #[arg(long, value_name = "PATH")]
     out: Option<PathBuf>,
