@@ -50,7 +50,8 @@ impl ExhaustiveConfig {
     /// Validates the configuration and plans the work.
     pub fn plan(&self) -> Result<(u64, Work), ExhaustiveError> {
         check_players(&self.deck, self.players)?;
-        if self.extra == Extra::Second && (self.players != 2 || self.deck.total().is_multiple_of(2)) {
+        if self.extra == Extra::Second && (self.players != 2 || self.deck.total().is_multiple_of(2))
+        {
             return Err(ExhaustiveError::Extra);
         }
         let deals = deal_count(&self.deck)
