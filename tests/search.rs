@@ -6,7 +6,9 @@ use ansatz::engine::multi::{self, MultiOutcome, MultiPosition};
 use ansatz::engine::{Outcome, reference};
 use ansatz::position::Position;
 use ansatz::search::checkpoint;
-use ansatz::search::exhaustive::{Extra, Plan, deal_count, naive, naive_split, prefix_sharing};
+use ansatz::search::exhaustive::{
+    self, Extra, Plan, deal_count, naive, naive_split, prefix_sharing,
+};
 use ansatz::search::exhaustive_run::{self, ExhaustiveConfig};
 use ansatz::search::random::{self, RandomConfig};
 use ansatz::search::stats::GameStats;
@@ -440,4 +442,69 @@ fn random_answer_does_not_depend_on_the_isa() {
         assert_eq!(bench("lanes"), bench("bits"));
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Prefix sharing of `d` (lanes or not, the extra card where `extra` says), cut into tasks of at
+/// most `max_deals` deals.
+fn planned(d: &DeckSpec, max_deals: u64, lanes: bool, extra: Extra) -> exhaustive::ExhaustiveStats {
+    let plan = Plan::with_split(d, max_deals, lanes, extra);
+    let mut fast = plan.head.clone();
+    for i in 0..plan.tasks() {
+        fast.merge(plan.run_task(i));
+    }
+    fast
+}
+
+/// Decks just past the old 32-card limit of the prefix-sharing path (issue 25), where every deal
+/// can still be played: both forms of the fast path (lanes or one by one) equal the checker.
+#[test]
+fn prefix_sharing_past_32_cards_equals_every_deal() {
+    for (name, extra) in [
+        ("30-2J2Q", Extra::First),
+        ("31-1J1Q1K1A", Extra::First),
+        ("31-1J1Q1K1A", Extra::Second),
+        ("34-1J1Q", Extra::First),
+        ("47-1J1Q1K", Extra::Second),
+        ("50-1J1Q", Extra::First),
+    ] {
+        let d = deck(name);
+        let all = deal_count(&d).unwrap();
+        let want = naive_split(&d, 2, extra, 0..all);
+        assert!(Plan::new(&d, 1).wide(), "{name} plays in the wide form");
+        for lanes in [false, true] {
+            assert_eq!(
+                planned(&d, all as u64 / 50 + 1, lanes, extra),
+                want,
+                "{name} lanes {lanes}"
+            );
+        }
+        if name == "30-2J2Q" {
+            // Issue 25's figures for this deck.
+            assert_eq!((want.deals, want.cycles), (278_256, 140));
+        }
+    }
+}
+
+/// A deck of 20 to 52 cards with few deals (at most 3000): mostly number cards.
+fn big_deck() -> impl Strategy<Value = DeckSpec> {
+    (16u32..=52, prop::array::uniform4(0u32..3))
+        .prop_map(|(n, f)| DeckSpec {
+            counts: [n, f[0], f[1], f[2], f[3]],
+        })
+        .prop_filter("20 to 52 cards, at most 3000 deals", |d| {
+            (20..=52).contains(&d.total()) && deal_count(d).is_some_and(|c| c <= 3000)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// Decks of every size from 20 to 52 cards (the narrow form up to 32, the wide past it): the
+    /// prefix-sharing search equals the checker, lanes or not, the extra card with either player.
+    #[test]
+    fn prefix_sharing_equals_every_deal_up_to_52_cards(d in big_deck(), lanes: bool, second: bool, cut in 1u64..64) {
+        let extra = if second && d.total() % 2 == 1 { Extra::Second } else { Extra::First };
+        let all = deal_count(&d).unwrap();
+        prop_assert_eq!(planned(&d, cut, lanes, extra), naive_split(&d, 2, extra, 0..all));
+    }
 }

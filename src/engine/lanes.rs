@@ -12,6 +12,9 @@
 //! A hand is three bit planes of a `u32`, bit `i` for its card `i` (top first): `faces` is set
 //! for penalty cards, and `lo` and `hi` hold the penalty less one (0 for number cards). So a hand
 //! holds at most 32 cards, and every lane variable is a `u32`: 16 lanes fill a 512-bit vector.
+//! [`Game`] is generic over the plane ([`Plane`]): the exhaustive search plays decks of more
+//! than 32 cards in `u64` planes one game at a time, and hands their trick-boundary games to the
+//! eight `u64` lanes of `engine/lanes64.rs`.
 
 /// The vector instructions the move loop is compiled for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,17 +66,96 @@ impl Isa {
 /// Games in flight at once.
 pub const LANES: usize = 16;
 
-/// A game at a move boundary, in the lanes' compact form.
+/// A hand's bit plane: a `u32` (hands of up to 32 cards: the lanes) or a `u64` (up to 64: the
+/// exhaustive search of larger decks plays its games one by one in this form). Shifts past the
+/// width give 0, as the hands' scans need.
+pub trait Plane:
+    Copy
+    + Default
+    + Eq
+    + std::fmt::Debug
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitXor<Output = Self>
+    + std::ops::Not<Output = Self>
+    + std::ops::BitAndAssign
+    + std::ops::BitOrAssign
+    + Send
+    + Sync
+    + 'static
+{
+    /// Cards a hand of this plane holds.
+    const BITS: u32;
+    const ZERO: Self;
+    const ONE: Self;
+    /// `x >> s`, 0 once every bit is shifted out.
+    fn shr(self, s: u32) -> Self;
+    /// `x << s`, 0 once every bit is shifted out.
+    fn shl(self, s: u32) -> Self;
+    /// Trailing zeros (`BITS` for 0).
+    fn tz(self) -> u32;
+    /// Bit `i` (0 past the width).
+    #[inline(always)]
+    fn bit(self, i: u32) -> u32 {
+        u32::from(self.shr(i) & Self::ONE == Self::ONE)
+    }
+    /// Every bit when `b` is 1, none when 0.
+    fn fill(b: u32) -> Self;
+    /// The low `k` bits.
+    #[inline(always)]
+    fn ones(k: u32) -> Self {
+        if k >= Self::BITS {
+            !Self::ZERO
+        } else {
+            !(!Self::ZERO).shl(k)
+        }
+    }
+}
+
+macro_rules! plane {
+    ($t:ty) => {
+        impl Plane for $t {
+            const BITS: u32 = <$t>::BITS;
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            #[inline(always)]
+            fn shr(self, s: u32) -> Self {
+                self.checked_shr(s).unwrap_or(0)
+            }
+            #[inline(always)]
+            fn shl(self, s: u32) -> Self {
+                self.checked_shl(s).unwrap_or(0)
+            }
+            #[inline(always)]
+            fn tz(self) -> u32 {
+                self.trailing_zeros()
+            }
+            #[inline(always)]
+            fn bit(self, i: u32) -> u32 {
+                (self.checked_shr(i).unwrap_or(0) & 1) as u32
+            }
+            #[inline(always)]
+            fn fill(b: u32) -> Self {
+                (b as $t).wrapping_neg()
+            }
+        }
+    };
+}
+plane!(u32);
+plane!(u64);
+
+/// A game at a move boundary, in the lanes' compact form (hands and pile as bit planes `H`: the
+/// lanes take `u32`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Game {
-    pub faces: [u32; 2],
-    pub lo: [u32; 2],
-    pub hi: [u32; 2],
+pub struct Game<H = u32> {
+    pub faces: [H; 2],
+    pub lo: [H; 2],
+    pub hi: [H; 2],
     pub len: [u32; 2],
     /// The cards of the trick in progress, planes like a hand's (first card played lowest).
-    pub pile_faces: u32,
-    pub pile_lo: u32,
-    pub pile_hi: u32,
+    pub pile_faces: H,
+    pub pile_lo: H,
+    pub pile_hi: H,
     /// Cards on the pile.
     pub n: u32,
     /// The player to play next (0 or 1).
@@ -82,15 +164,19 @@ pub struct Game {
     pub debt: u32,
 }
 
-impl Game {
+impl<H: Plane> Game<H> {
     /// A game at a trick boundary from two hands of penalties (0 number card, 1..=4 J Q K A).
-    pub fn from_hands(h0: &[u8], h1: &[u8], next: u32) -> Game {
+    pub fn from_hands(h0: &[u8], h1: &[u8], next: u32) -> Game<H> {
         let mut g = Game {
             next,
             ..Game::default()
         };
         for (p, h) in [h0, h1].into_iter().enumerate() {
-            assert!(h.len() <= 32, "a lane hand holds at most 32 cards");
+            assert!(
+                h.len() <= H::BITS as usize,
+                "a hand of this plane holds at most {} cards",
+                H::BITS
+            );
             for (i, &c) in h.iter().enumerate() {
                 g.set(p, i as u32, c);
             }
@@ -105,18 +191,20 @@ impl Game {
     /// copies nodes and leaves straight after playing them; `perf annotate` put a sixth of its
     /// tree walk on such loads.)
     #[inline(always)]
-    pub fn fresh_copy(&self) -> Game {
+    pub fn fresh_copy(&self) -> Game<H> {
         // SAFETY: each pointer comes from a reference to an initialised, aligned field.
         let v = |x: &u32| unsafe { std::ptr::read_volatile(x) };
+        let w = |x: &H| unsafe { std::ptr::read_volatile(x) };
         let two = |a: &[u32; 2]| [v(&a[0]), v(&a[1])];
+        let two_h = |a: &[H; 2]| [w(&a[0]), w(&a[1])];
         Game {
-            faces: two(&self.faces),
-            lo: two(&self.lo),
-            hi: two(&self.hi),
+            faces: two_h(&self.faces),
+            lo: two_h(&self.lo),
+            hi: two_h(&self.hi),
             len: two(&self.len),
-            pile_faces: v(&self.pile_faces),
-            pile_lo: v(&self.pile_lo),
-            pile_hi: v(&self.pile_hi),
+            pile_faces: w(&self.pile_faces),
+            pile_lo: w(&self.pile_lo),
+            pile_hi: w(&self.pile_hi),
             n: v(&self.n),
             next: v(&self.next),
             debt: v(&self.debt),
@@ -137,37 +225,37 @@ impl Game {
     /// Sets card `i` of hand `p` (its place clear or a penalty card of kind 1) to penalty `c`.
     #[inline(always)]
     pub fn set(&mut self, p: usize, i: u32, c: u8) {
-        let bit = 1 << i;
+        let bit = H::ONE.shl(i);
         if c == 0 {
             self.faces[p] &= !bit;
         } else {
             self.faces[p] |= bit;
             let k = u32::from(c - 1);
-            self.lo[p] |= (k & 1) << i;
-            self.hi[p] |= (k >> 1) << i;
+            self.lo[p] |= bit & H::fill(k & 1);
+            self.hi[p] |= bit & H::fill(k >> 1);
         }
     }
 
     /// Sets every card of hand `p` marked in `mask` (penalty cards of kind 1) to penalty `c`.
-    pub fn set_all(&mut self, p: usize, mask: u32, c: u8) {
+    pub fn set_all(&mut self, p: usize, mask: H, c: u8) {
         if c == 0 {
             self.faces[p] &= !mask;
         } else {
             let k = u32::from(c - 1);
-            self.lo[p] |= mask & (k & 1).wrapping_neg();
-            self.hi[p] |= mask & (k >> 1).wrapping_neg();
+            self.lo[p] |= mask & H::fill(k & 1);
+            self.hi[p] |= mask & H::fill(k >> 1);
         }
     }
 
     /// The penalty of card `i` of hand `p`, known to be a penalty card.
     #[inline(always)]
     pub fn penalty(&self, p: usize, i: u32) -> u32 {
-        1 + (shr(self.lo[p], i) & 1) + 2 * (shr(self.hi[p], i) & 1)
+        1 + self.lo[p].bit(i) + 2 * self.hi[p].bit(i)
     }
 
     /// Card `i` of hand `p` as a penalty (0 for a number card).
     pub fn card(&self, p: usize, i: u32) -> u8 {
-        if shr(self.faces[p], i) & 1 == 1 {
+        if self.faces[p].bit(i) == 1 {
             self.penalty(p, i) as u8
         } else {
             0
@@ -177,31 +265,32 @@ impl Game {
     /// Takes the top `k` cards off hand `p` (`k` at most its length).
     #[inline(always)]
     pub fn pop(&mut self, p: usize, k: u32) {
-        self.faces[p] = shr(self.faces[p], k);
-        self.lo[p] = shr(self.lo[p], k);
-        self.hi[p] = shr(self.hi[p], k);
+        self.faces[p] = self.faces[p].shr(k);
+        self.lo[p] = self.lo[p].shr(k);
+        self.hi[p] = self.hi[p].shr(k);
         self.len[p] -= k;
     }
 
     /// Puts penalty card `c` on the pile at place `at` (number cards are just counted).
     #[inline(always)]
     pub fn pile_face(&mut self, at: u32, c: u32) {
-        self.pile_faces |= 1 << at;
-        self.pile_lo |= ((c - 1) & 1) << at;
-        self.pile_hi |= ((c - 1) >> 1) << at;
+        let bit = H::ONE.shl(at);
+        self.pile_faces |= bit;
+        self.pile_lo |= bit & H::fill((c - 1) & 1);
+        self.pile_hi |= bit & H::fill((c - 1) >> 1);
     }
 
     /// Player `w` takes the pile of `n` cards under their hand, and leads.
     #[inline(always)]
     pub fn take_pile(&mut self, w: usize, n: u32) {
         let lw = self.len[w];
-        self.faces[w] |= shl(self.pile_faces, lw);
-        self.lo[w] |= shl(self.pile_lo, lw);
-        self.hi[w] |= shl(self.pile_hi, lw);
+        self.faces[w] |= self.pile_faces.shl(lw);
+        self.lo[w] |= self.pile_lo.shl(lw);
+        self.hi[w] |= self.pile_hi.shl(lw);
         self.len[w] += n;
-        self.pile_faces = 0;
-        self.pile_lo = 0;
-        self.pile_hi = 0;
+        self.pile_faces = H::ZERO;
+        self.pile_lo = H::ZERO;
+        self.pile_hi = H::ZERO;
         self.n = 0;
         self.debt = 0;
         self.next = w as u32;

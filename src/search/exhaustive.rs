@@ -26,12 +26,17 @@ use crate::card::{Card, DeckSpec, KINDS};
 use crate::engine::Outcome;
 use crate::engine::cycle::play_state;
 use crate::engine::fast::{SMALL_CAP, Small};
-use crate::engine::lanes::{Finish, Game, Isa, Lanes, shr};
+use crate::engine::lanes::{Finish, Game, Isa, Lanes, Plane};
+use crate::engine::lanes64::{Deal64, Lanes64};
 use crate::engine::multi::{self, MultiOutcome, MultiPosition};
 
-/// The most cards the fast (prefix-sharing) path takes: a hand packs into a `u128`. (Larger decks
-/// have far too many deals to exhaust anyway.)
-pub const MAX_CARDS: usize = 32;
+/// The most cards the fast (prefix-sharing) path takes: every deck of a standard pack. Decks of up
+/// to [`NARROW_CARDS`] play in `u32` hands with the deal in one `u128` (four bits a card); larger
+/// ones in `u64` hands with the deal in two `u128`s (see [`Width`]).
+pub const MAX_CARDS: usize = 52;
+
+/// The most cards of the narrow form: a hand in a `u32`, the deal in a `u128`.
+pub const NARROW_CARDS: usize = 32;
 
 /// Which player holds the extra card of a two-player deal of an odd number of cards. Paulhus's
 /// Table 1 deals the first player the extra card; the census counts both.
@@ -229,15 +234,103 @@ pub fn naive_split(
     stats
 }
 
-/// The deal as the search fixes it: four bits a card in deal order, [`UNKNOWN`] where not fixed.
-type Packed = u128;
-
 /// A card of the deal not fixed yet.
 const UNKNOWN: Card = 0xF;
 
-#[inline(always)]
-fn nibble(h: Packed, i: u32) -> Card {
-    ((h >> (4 * i)) & 0xF) as Card
+/// The deal as the search fixes it: four bits a card in deal order, [`UNKNOWN`] where not fixed.
+/// One `u128` holds 32 cards, two hold 64.
+pub trait Packed: Copy + Send + Sync + 'static {
+    /// `n` cards, none fixed.
+    fn unknown(n: usize) -> Self;
+    /// Card `i`.
+    fn nibble(self, i: u32) -> Card;
+    /// Fixes card `at` (unknown) to `kind`.
+    fn fix(&mut self, at: u32, kind: Card);
+    /// Fixes every unknown card to `kind`.
+    fn fill(self, kind: Card) -> Self;
+}
+
+impl Packed for u128 {
+    #[inline(always)]
+    fn unknown(n: usize) -> u128 {
+        if n == 0 {
+            0
+        } else {
+            u128::MAX >> (128 - 4 * n)
+        }
+    }
+    #[inline(always)]
+    fn nibble(self, i: u32) -> Card {
+        ((self >> (4 * i)) & 0xF) as Card
+    }
+    #[inline(always)]
+    fn fix(&mut self, at: u32, kind: Card) {
+        *self ^= ((UNKNOWN ^ kind) as u128) << (4 * at);
+    }
+    #[inline(always)]
+    fn fill(self, kind: Card) -> u128 {
+        // One bit at the bottom of every all-ones nibble of the deal; times (UNKNOWN ^ kind) flips
+        // each to `kind` without carries.
+        let d = self;
+        let unknown = d & (d >> 1) & (d >> 2) & (d >> 3) & (u128::MAX / 0xF);
+        d ^ (unknown * (UNKNOWN ^ kind) as u128)
+    }
+}
+
+impl Packed for [u128; 2] {
+    #[inline(always)]
+    fn unknown(n: usize) -> Self {
+        [
+            u128::unknown(n.min(32)),
+            u128::unknown(n.saturating_sub(32)),
+        ]
+    }
+    #[inline(always)]
+    fn nibble(self, i: u32) -> Card {
+        self[(i / 32) as usize].nibble(i % 32)
+    }
+    #[inline(always)]
+    fn fix(&mut self, at: u32, kind: Card) {
+        self[(at / 32) as usize].fix(at % 32, kind);
+    }
+    #[inline(always)]
+    fn fill(self, kind: Card) -> Self {
+        [self[0].fill(kind), self[1].fill(kind)]
+    }
+}
+
+/// The two forms of the search: the hand plane and the deal's packing (`u32` with one `u128` up
+/// to 32 cards, `u64` with two up to 64), and how fully fixed games are played in bulk.
+pub trait Width: Plane {
+    type Deal: Packed;
+    /// Scratch of the bulk engine.
+    type Bulk: Default + Send;
+    /// Plays the fully fixed games waiting in `scratch` and counts them.
+    fn flush(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch<Self>);
+}
+
+impl Width for u32 {
+    type Deal = u128;
+    type Bulk = Lanes;
+    fn flush(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch<u32>) {
+        flush_narrow(ctx, stats, scratch)
+    }
+}
+
+impl Width for u64 {
+    type Deal = [u128; 2];
+    type Bulk = Bulk64;
+    fn flush(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch<u64>) {
+        flush_wide(ctx, stats, scratch)
+    }
+}
+
+/// Scratch of the eight `u64` lanes: the games at a trick boundary and the leaf each comes from.
+#[derive(Default)]
+pub struct Bulk64 {
+    lanes: Lanes64,
+    deals: Vec<Deal64>,
+    from: Vec<u32>,
 }
 
 /// A node of the prefix-sharing search: the game (in the lanes' compact form), possibly in the
@@ -248,12 +341,12 @@ fn nibble(h: Packed, i: u32) -> Card {
 /// card before it played: the unread card is then the top of the hand of `game.next`, and the
 /// children go on from there without replaying the start of the trick.
 #[derive(Clone, Copy)]
-pub struct Node {
-    game: Game,
+pub struct Node<W: Width> {
+    game: Game<W>,
     /// The deal in deal order; [`UNKNOWN`] where not fixed.
-    deal: Packed,
+    deal: W::Deal,
     /// Unread cards of each hand (bit `i`: card `i` from the top).
-    unknown: [u32; 2],
+    unknown: [W; 2],
     /// How many they are.
     unread: [u32; 2],
     /// Kinds with cards not fixed yet, a bit each.
@@ -278,7 +371,7 @@ enum Sim {
     },
 }
 
-impl Node {
+impl<W: Width> Node<W> {
     /// Plays on to the end of the current trick, the rules of `engine::fast`, stopping at the
     /// first unread card (`FIXED`: the node has none, and the check is compiled out). The same
     /// moves as [`Lanes`], one game at a time, with branches.
@@ -303,8 +396,8 @@ impl Node {
             // Lead phase: p plays at steps 0, 2, 4..., q at steps 1, 3, 5...; it stops at the
             // first penalty card, or when a player must play and has no card. (Bits past a
             // hand's length are clear, so a scan that finds nothing returns 64 > its length.)
-            let zp = g.faces[p].trailing_zeros().min(g.len[p]);
-            let zq = g.faces[q].trailing_zeros().min(g.len[q]);
+            let zp = g.faces[p].tz().min(g.len[p]);
+            let zq = g.faces[q].tz().min(g.len[q]);
             let stop_p = 2 * zp;
             let stop_q = 2 * zq + 1;
             // Which player stops is a coin toss: select, don't branch.
@@ -320,7 +413,7 @@ impl Node {
             }
             // p played the even steps before `step`, q the odd ones.
             let (bp, bq) = (step.div_ceil(2), step / 2);
-            if !FIXED && shr(self.unknown[x], idx) & 1 == 1 {
+            if !FIXED && self.unknown[x].bit(idx) == 1 {
                 self.pop::<FIXED>(p, bp);
                 self.pop::<FIXED>(q, bq);
                 let g = &mut self.game;
@@ -341,9 +434,9 @@ impl Node {
         // the penalty card are number cards.
         loop {
             let l = self.game.len[payer];
-            let z = self.game.faces[payer].trailing_zeros();
+            let z = self.game.faces[payer].tz();
             if z < debt.min(l) {
-                if !FIXED && shr(self.unknown[payer], z) & 1 == 1 {
+                if !FIXED && self.unknown[payer].bit(z) == 1 {
                     self.pop::<FIXED>(payer, z);
                     let g = &mut self.game;
                     g.n = n + z;
@@ -388,16 +481,16 @@ impl Node {
     fn pop<const FIXED: bool>(&mut self, p: usize, k: u32) {
         self.game.pop(p, k);
         if !FIXED {
-            self.unknown[p] = shr(self.unknown[p], k);
+            self.unknown[p] = self.unknown[p].shr(k);
         }
     }
 
     /// A copy for a child, the fields [`Node::trick`] writes read one by one (see
     /// [`Game::fresh_copy`]).
     #[inline(always)]
-    fn fork(&self) -> Node {
+    fn fork(&self) -> Node<W> {
         // SAFETY: each pointer comes from a reference to an initialised, aligned field.
-        let v = |x: &u32| unsafe { std::ptr::read_volatile(x) };
+        let v = |x: &W| unsafe { std::ptr::read_volatile(x) };
         let v64 = |x: &u64| unsafe { std::ptr::read_volatile(x) };
         Node {
             game: self.game.fresh_copy(),
@@ -412,7 +505,7 @@ impl Node {
     fn hand(&self, p: usize) -> Vec<Card> {
         (0..self.game.len[p])
             .map(|i| {
-                if self.unknown[p] >> i & 1 == 1 {
+                if self.unknown[p].bit(i) == 1 {
                     UNKNOWN
                 } else {
                     self.game.card(p, i)
@@ -423,7 +516,7 @@ impl Node {
 }
 
 /// The fixed data of one search.
-struct Ctx {
+pub struct Ctx {
     /// Where each player's original cards start in the deal, and how many they are.
     offset: [u32; 2],
     dealt: [u32; 2],
@@ -439,11 +532,12 @@ struct Ctx {
 }
 
 /// The root node of `deck`: every card unread.
-fn root(deck: &DeckSpec, lanes: bool, extra: Extra) -> (Ctx, Node) {
+fn root<W: Width>(deck: &DeckSpec, lanes: bool, extra: Extra) -> (Ctx, Node<W>) {
     let n = deck.total();
     assert!(
-        n <= MAX_CARDS,
-        "the fast path holds at most {MAX_CARDS} cards"
+        n <= W::BITS as usize,
+        "this form of the fast path holds at most {} cards",
+        W::BITS
     );
     let h1 = extra.first_hand(n);
     let dealt = [h1 as u32, (n - h1) as u32];
@@ -453,18 +547,14 @@ fn root(deck: &DeckSpec, lanes: bool, extra: Extra) -> (Ctx, Node) {
         *s = size;
         size *= c + 1;
     }
-    let all = |k: u32| if k >= 32 { u32::MAX } else { (1u32 << k) - 1 };
+    let all = W::ones;
     let node = Node {
         game: Game {
             faces: dealt.map(all),
             len: dealt,
             ..Game::default()
         },
-        deal: if n == 0 {
-            0
-        } else {
-            Packed::MAX >> (128 - 4 * n)
-        },
+        deal: W::Deal::unknown(n),
         unknown: dealt.map(all),
         unread: dealt,
         present: (0..KINDS)
@@ -502,18 +592,18 @@ const BATCH: usize = 4096;
 
 /// What the search keeps of a fully fixed game while it waits for the lanes.
 #[derive(Clone, Copy)]
-struct Leaf {
-    deal: Packed,
+struct Leaf<W: Width> {
+    deal: W::Deal,
     tricks: u64,
     cards: u64,
 }
 
-impl Leaf {
-    fn node(&self, game: Game) -> Node {
+impl<W: Width> Leaf<W> {
+    fn node(&self, game: Game<W>) -> Node<W> {
         Node {
             game,
             deal: self.deal,
-            unknown: [0; 2],
+            unknown: [W::ZERO; 2],
             unread: [0; 2],
             present: 0,
             remaining: [0; KINDS],
@@ -525,18 +615,18 @@ impl Leaf {
 }
 
 /// The search's scratch: the fully fixed games waiting for the lanes.
-pub struct Scratch {
-    leaves: Vec<Leaf>,
-    games: Vec<Game>,
-    lanes: Lanes,
+pub struct Scratch<W: Width> {
+    leaves: Vec<Leaf<W>>,
+    games: Vec<Game<W>>,
+    lanes: W::Bulk,
 }
 
-impl Default for Scratch {
+impl<W: Width> Default for Scratch<W> {
     fn default() -> Self {
         Scratch {
             leaves: Vec::with_capacity(BATCH),
             games: Vec::with_capacity(BATCH),
-            lanes: Lanes::default(),
+            lanes: Default::default(),
         }
     }
 }
@@ -545,7 +635,12 @@ impl Default for Scratch {
 /// whole subtree is counted into `stats` (false), perhaps later: fully fixed games wait in
 /// `scratch` for [`flush`].
 #[inline]
-fn advance(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats, scratch: &mut Scratch) -> bool {
+fn advance<W: Width>(
+    ctx: &Ctx,
+    node: &mut Node<W>,
+    stats: &mut ExhaustiveStats,
+    scratch: &mut Scratch<W>,
+) -> bool {
     if node.present & node.present.wrapping_sub(1) == 0 {
         if node.present != 0 {
             // Every unread card is now determined: fix them all.
@@ -559,7 +654,7 @@ fn advance(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats, scratch: &mu
             });
             scratch.games.push(node.game.fresh_copy());
             if scratch.leaves.len() == BATCH {
-                flush(ctx, stats, scratch);
+                W::flush(ctx, stats, scratch);
             }
         } else {
             play_fixed(ctx, node, stats);
@@ -582,7 +677,7 @@ fn advance(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats, scratch: &mu
 }
 
 /// Plays the fully fixed games waiting in `scratch` in the lanes and counts them.
-fn flush(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch) {
+fn flush_narrow(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch<u32>) {
     let Scratch {
         leaves,
         games,
@@ -625,12 +720,98 @@ fn flush(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch) {
     games.clear();
 }
 
+/// [`flush_narrow`] for decks of more than 32 cards: each game is played to the end of its trick
+/// one by one (the eight `u64` lanes start at a trick boundary), then in the lanes when the
+/// processor has AVX-512, else one by one.
+fn flush_wide(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch<u64>) {
+    let Scratch {
+        leaves,
+        games,
+        lanes,
+    } = scratch;
+    if !ctx.lanes {
+        for (leaf, game) in leaves.iter().zip(games.iter()) {
+            play_fixed(ctx, &mut leaf.node(*game), stats);
+        }
+        leaves.clear();
+        games.clear();
+        return;
+    }
+    let Bulk64 { lanes, deals, from } = lanes;
+    deals.clear();
+    from.clear();
+    for (i, (leaf, game)) in leaves.iter_mut().zip(games.iter_mut()).enumerate() {
+        let mut node = leaf.node(*game);
+        if game.n != 0 || game.debt != 0 {
+            match node.trick::<true>() {
+                Sim::Next => {}
+                Sim::End { winner, cards } => {
+                    let tricks = node.tricks + u64::from(cards > 0);
+                    let played = node.cards + cards as u64;
+                    record_end(ctx, &node, stats, 1, winner, tricks, played);
+                    continue;
+                }
+                Sim::Unknown => unreachable!("every card is fixed"),
+            }
+        }
+        // At a trick boundary: the leaf goes on from here.
+        *game = node.game;
+        leaf.tricks = node.tricks;
+        leaf.cards = node.cards;
+        let g = &node.game;
+        deals.push(Deal64 {
+            faces: g.faces,
+            lo: g.lo,
+            hi: g.hi,
+            len: g.len,
+            next: g.next,
+        });
+        from.push(i as u32);
+    }
+    let mut wins = [0u64; 2];
+    let mut bar = stats.longest.as_ref().map(|l| (l.cards, l.tricks));
+    // One trick may have been played above: the limit stays within `IN_PLACE_TRICKS` of the node.
+    lanes.run(deals, IN_PLACE_TRICKS as u32 - 1, |j, finish| {
+        let i = from[j] as usize;
+        match finish {
+            Finish::Won {
+                winner,
+                tricks,
+                cards,
+            } => {
+                let leaf = &leaves[i];
+                let (tricks, played) = (leaf.tricks + tricks, leaf.cards + cards);
+                if bar.is_none_or(|b| (played, tricks) >= b) {
+                    record(
+                        ctx,
+                        leaf.deal,
+                        &[0; KINDS],
+                        stats,
+                        0,
+                        winner,
+                        tricks,
+                        played,
+                    );
+                    bar = stats.longest.as_ref().map(|l| (l.cards, l.tricks));
+                }
+                wins[winner as usize & 1] += 1;
+            }
+            Finish::TooLong => play_fixed(ctx, &mut leaves[i].node(games[i]), stats),
+        }
+    });
+    stats.deals += wins[0] + wins[1];
+    stats.wins[0] += wins[0];
+    stats.wins[1] += wins[1];
+    leaves.clear();
+    games.clear();
+}
+
 /// Counts a game that ended after `tricks` tricks and `played` cards, for the `weight` deals of
 /// its subtree.
 #[inline]
-fn record_end(
+fn record_end<W: Width>(
     ctx: &Ctx,
-    node: &Node,
+    node: &Node<W>,
     stats: &mut ExhaustiveStats,
     weight: u64,
     winner: u8,
@@ -653,9 +834,9 @@ fn record_end(
 /// [`record_end`] of the subtree of `deal` with the cards `remaining` not fixed.
 #[inline]
 #[allow(clippy::too_many_arguments)]
-fn record(
+fn record<D: Packed>(
     ctx: &Ctx,
-    deal: Packed,
+    deal: D,
     remaining: &[u8; KINDS],
     stats: &mut ExhaustiveStats,
     weight: u64,
@@ -676,7 +857,7 @@ fn record(
 
 /// Plays a node without unread cards (one deal) to its end: in place for [`IN_PLACE_TRICKS`], then
 /// with the exact cycle engine.
-fn play_fixed(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats) {
+fn play_fixed<W: Width>(ctx: &Ctx, node: &mut Node<W>, stats: &mut ExhaustiveStats) {
     let limit = node.tricks + IN_PLACE_TRICKS;
     while node.tricks < limit {
         match node.trick::<true>() {
@@ -694,7 +875,7 @@ fn play_fixed(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats) {
 
 /// The child of `node` in which the unread card on top of `node.game.next`'s hand is `kind`.
 #[inline(always)]
-fn child(ctx: &Ctx, node: &Node, kind: usize) -> Node {
+fn child<W: Width>(ctx: &Ctx, node: &Node<W>, kind: usize) -> Node<W> {
     let mut c = *node;
     fix(ctx, &mut c, kind);
     c
@@ -702,44 +883,40 @@ fn child(ctx: &Ctx, node: &Node, kind: usize) -> Node {
 
 /// Fixes the unread card on top of `node.game.next`'s hand to `kind`: `node` becomes that child.
 #[inline(always)]
-fn fix(ctx: &Ctx, c: &mut Node, kind: usize) {
+fn fix<W: Width>(ctx: &Ctx, c: &mut Node<W>, kind: usize) {
     let p = c.game.next as usize;
     // The unread card counts as a penalty card of kind 1.
     c.game.set(p, 0, kind as Card);
-    c.unknown[p] &= !1;
+    c.unknown[p] &= !W::ONE;
     c.remaining[kind] -= 1;
     c.present &= !(u8::from(c.remaining[kind] == 0) << kind);
     c.weight_index -= ctx.stride[kind];
     let at = ctx.offset[p] + ctx.dealt[p] - c.unread[p];
-    c.deal ^= ((UNKNOWN as Packed) ^ kind as Packed) << (4 * at);
+    c.deal.fix(at, kind as Card);
     c.unread[p] -= 1;
 }
 
 /// Fixes every unread card to the one kind left.
-fn fill_unknowns(node: &mut Node) {
+fn fill_unknowns<W: Width>(node: &mut Node<W>) {
     let kind = node.present.trailing_zeros() as usize;
     for p in 0..2 {
         node.game.set_all(p, node.unknown[p], kind as Card);
-        node.unknown[p] = 0;
+        node.unknown[p] = W::ZERO;
         node.unread[p] = 0;
     }
-    // One bit at the bottom of every all-ones nibble of the deal; times (UNKNOWN ^ kind) flips
-    // each to `kind` without carries.
-    let d = node.deal;
-    let unknown = d & (d >> 1) & (d >> 2) & (d >> 3) & (Packed::MAX / 0xF);
-    node.deal = d ^ (unknown * (UNKNOWN ^ kind as Card) as Packed);
+    node.deal = node.deal.fill(kind as Card);
     node.remaining = [0; KINDS];
     node.present = 0;
     node.weight_index = 0;
 }
 
 /// The smallest deal of the subtree: the unfixed places filled with the remaining cards in order.
-fn smallest_completion(ctx: &Ctx, deal: Packed, remaining: &[u8; KINDS]) -> Vec<Card> {
+fn smallest_completion<D: Packed>(ctx: &Ctx, deal: D, remaining: &[u8; KINDS]) -> Vec<Card> {
     let mut rest = *remaining;
     let mut kind = 0;
     (0..ctx.n as u32)
         .map(|i| {
-            let d = nibble(deal, i);
+            let d = deal.nibble(i);
             if d != UNKNOWN {
                 return d;
             }
@@ -754,13 +931,13 @@ fn smallest_completion(ctx: &Ctx, deal: Packed, remaining: &[u8; KINDS]) -> Vec<
 
 /// A node whose cards are all fixed and that has played [`IN_PLACE_TRICKS`] tricks without ending:
 /// the rest of its one deal is played by the exact cycle engine.
-fn finish(ctx: &Ctx, node: &Node, stats: &mut ExhaustiveStats) {
+fn finish<W: Width>(ctx: &Ctx, node: &Node<W>, stats: &mut ExhaustiveStats) {
     debug_assert!(
         node.game.n == 0 && node.game.debt == 0,
         "at a trick boundary"
     );
     let state = Small::from_hands(&node.hand(0), &node.hand(1), node.game.next as u8);
-    let deal: Vec<Card> = (0..ctx.n as u32).map(|i| nibble(node.deal, i)).collect();
+    let deal: Vec<Card> = (0..ctx.n as u32).map(|i| node.deal.nibble(i)).collect();
     match play_state(&state) {
         Outcome::Terminates {
             winner,
@@ -799,7 +976,12 @@ fn finish(ctx: &Ctx, node: &Node, stats: &mut ExhaustiveStats) {
 /// The node goes by reference and each copy is fixed where it will be explored: a child built
 /// and then passed by value was copied twice, and the second copy's wide loads of fields just
 /// written narrowly by [`fix`] missed store forwarding (a quarter of this function's time).
-fn explore(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats, scratch: &mut Scratch) {
+fn explore<W: Width>(
+    ctx: &Ctx,
+    node: &mut Node<W>,
+    stats: &mut ExhaustiveStats,
+    scratch: &mut Scratch<W>,
+) {
     while advance(ctx, node, stats, scratch) {
         let present = node.present;
         let keep = present.trailing_zeros() as usize;
@@ -818,13 +1000,13 @@ fn explore(ctx: &Ctx, node: &mut Node, stats: &mut ExhaustiveStats, scratch: &mu
 /// Expands the tree until subtrees hold at most `max_deals` deals: subtrees that finish sooner are
 /// counted into `stats`, the others become `tasks`, in a fixed order. (Cutting by weight, not by
 /// depth: the subtrees of number cards first are far heavier than the others.)
-fn split(
+fn split<W: Width>(
     ctx: &Ctx,
-    mut node: Node,
+    mut node: Node<W>,
     max_deals: u64,
-    tasks: &mut Vec<Node>,
+    tasks: &mut Vec<Node<W>>,
     stats: &mut ExhaustiveStats,
-    scratch: &mut Scratch,
+    scratch: &mut Scratch<W>,
 ) {
     if ctx.weight[node.weight_index as usize] <= max_deals {
         tasks.push(node);
@@ -840,12 +1022,18 @@ fn split(
     }
 }
 
+/// The tasks of one search, in the form its deck needs.
+enum Tasks {
+    Narrow(Vec<Node<u32>>),
+    Wide(Vec<Node<u64>>),
+}
+
 /// The exhaustive search cut into independent tasks.
 pub struct Plan {
     ctx: Ctx,
     /// Subtrees counted while planning.
     pub head: ExhaustiveStats,
-    tasks: Vec<Node>,
+    tasks: Tasks,
 }
 
 impl Plan {
@@ -868,30 +1056,79 @@ impl Plan {
         Plan::with_split(deck, max_deals, lanes, Extra::First)
     }
 
-    /// [`Plan::with_lanes`] with the extra card of an odd deck where `extra` says.
+    /// [`Plan::with_lanes`] with the extra card of an odd deck where `extra` says. Lanes need
+    /// AVX-512 for decks of more than [`NARROW_CARDS`] cards; without it `lanes` is ignored there.
+    ///
+    /// # Panics
+    /// On a deck of more than [`MAX_CARDS`] cards (callers check: see `exhaustive_run`).
     pub fn with_split(deck: &DeckSpec, max_deals: u64, lanes: bool, extra: Extra) -> Plan {
-        let (ctx, node) = root(deck, lanes, extra);
-        let mut head = ExhaustiveStats::new(2);
-        let mut tasks = Vec::new();
-        let mut scratch = Scratch::default();
-        split(&ctx, node, max_deals, &mut tasks, &mut head, &mut scratch);
-        flush(&ctx, &mut head, &mut scratch);
-        Plan { ctx, head, tasks }
+        assert!(
+            deck.total() <= MAX_CARDS,
+            "the fast path holds at most {MAX_CARDS} cards"
+        );
+        if deck.total() <= NARROW_CARDS {
+            let (ctx, head, tasks) = plan::<u32>(deck, max_deals, lanes, extra);
+            Plan {
+                ctx,
+                head,
+                tasks: Tasks::Narrow(tasks),
+            }
+        } else {
+            let lanes = lanes && crate::engine::lanes64::available();
+            let (ctx, head, tasks) = plan::<u64>(deck, max_deals, lanes, extra);
+            Plan {
+                ctx,
+                head,
+                tasks: Tasks::Wide(tasks),
+            }
+        }
     }
 
     pub fn tasks(&self) -> usize {
-        self.tasks.len()
+        match &self.tasks {
+            Tasks::Narrow(t) => t.len(),
+            Tasks::Wide(t) => t.len(),
+        }
+    }
+
+    /// Whether the deck plays in the wide form (`u64` hands, more than [`NARROW_CARDS`] cards).
+    pub fn wide(&self) -> bool {
+        matches!(self.tasks, Tasks::Wide(_))
     }
 
     /// Counts the subtree of task `i`.
     pub fn run_task(&self, i: usize) -> ExhaustiveStats {
-        let mut stats = ExhaustiveStats::new(2);
-        let mut scratch = Scratch::default();
-        let mut node = self.tasks[i];
-        explore(&self.ctx, &mut node, &mut stats, &mut scratch);
-        flush(&self.ctx, &mut stats, &mut scratch);
-        stats
+        match &self.tasks {
+            Tasks::Narrow(t) => run_task(&self.ctx, t[i]),
+            Tasks::Wide(t) => run_task(&self.ctx, t[i]),
+        }
     }
+}
+
+/// The root cut into subtrees of at most `max_deals` deals, and the counts of those finished on
+/// the way.
+fn plan<W: Width>(
+    deck: &DeckSpec,
+    max_deals: u64,
+    lanes: bool,
+    extra: Extra,
+) -> (Ctx, ExhaustiveStats, Vec<Node<W>>) {
+    let (ctx, node) = root::<W>(deck, lanes, extra);
+    let mut head = ExhaustiveStats::new(2);
+    let mut tasks = Vec::new();
+    let mut scratch = Scratch::default();
+    split(&ctx, node, max_deals, &mut tasks, &mut head, &mut scratch);
+    W::flush(&ctx, &mut head, &mut scratch);
+    (ctx, head, tasks)
+}
+
+/// Counts the subtree of one task.
+fn run_task<W: Width>(ctx: &Ctx, mut node: Node<W>) -> ExhaustiveStats {
+    let mut stats = ExhaustiveStats::new(2);
+    let mut scratch = Scratch::default();
+    explore(ctx, &mut node, &mut stats, &mut scratch);
+    W::flush(ctx, &mut stats, &mut scratch);
+    stats
 }
 
 /// Single-threaded prefix-sharing search of a whole deck (tests and small decks).
@@ -913,16 +1150,22 @@ pub fn prefix_sharing_with(deck: &DeckSpec, lanes: bool) -> ExhaustiveStats {
 mod tests {
     use super::*;
 
-    /// The one-by-one trick against the reference engine's trick, on random positions.
+    /// The one-by-one trick against the reference engine's trick, on random positions: hands of
+    /// up to 32 cards in `u32` planes, up to 64 in `u64`.
     #[test]
     fn node_trick_equals_reference_trick() {
+        node_trick_equals_reference::<u32>(5, 32);
+        node_trick_equals_reference::<u64>(6, 64);
+    }
+
+    fn node_trick_equals_reference<W: Width>(seed: u64, max_cards: u64) {
         use crate::engine::reference::{Trick, trick};
-        for pos in crate::engine::lanes::random_positions(5, 200_000, 32) {
+        for pos in crate::engine::lanes::random_positions(seed, 200_000, max_cards) {
             let to_move = pos.to_move;
-            let mut node = Node {
+            let mut node = Node::<W> {
                 game: Game::from_hands(&pos.hands[0], &pos.hands[1], to_move as u32),
-                deal: 0,
-                unknown: [0; 2],
+                deal: W::Deal::unknown(0),
+                unknown: [W::ZERO; 2],
                 unread: [0; 2],
                 present: 0,
                 remaining: [0; KINDS],

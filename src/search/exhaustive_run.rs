@@ -1,4 +1,4 @@
-//! Running an exhaustive search in parallel and in resumable batches. Two-player decks of up to 64
+//! Running an exhaustive search in parallel and in resumable batches. Two-player decks of up to 52
 //! cards take the prefix-sharing path, cut into tasks by the first cards fixed; other player counts
 //! (and `naive`) play every deal, cut into ranges of multiset ranks.
 
@@ -50,7 +50,8 @@ impl ExhaustiveConfig {
     /// Validates the configuration and plans the work.
     pub fn plan(&self) -> Result<(u64, Work), ExhaustiveError> {
         check_players(&self.deck, self.players)?;
-        if self.extra == Extra::Second && (self.players != 2 || self.deck.total() % 2 == 0) {
+        if self.extra == Extra::Second && (self.players != 2 || self.deck.total().is_multiple_of(2))
+        {
             return Err(ExhaustiveError::Extra);
         }
         let deals = deal_count(&self.deck)
