@@ -18,6 +18,7 @@
 //! | [`assemble`] | decks built from pieces, their cycles and balanced deals; the catalogue |
 //! | [`search`] | random and exhaustive search, statistics, plots, checkpoints |
 //! | [`dist`] | job-array shards and cluster runs (timely-dataflow) |
+//! | [`beatit`] | Beat It or Eat It (Taylor, 1993): its rules, exact retrograde solvers, the census of layouts |
 //! | [`bench`](mod@bench) | the engine benchmark behind `ansatz bench` |
 //! | [`provenance`], [`reproduce`] | result files' facts apart from their `run`; rerunning and comparing them |
 //!
@@ -32,7 +33,7 @@
 //!              ansatz      search       templates, pieces, mutation; random and exhaustive search
 //!              dist                     job-array shards and clusters (used by the pipelines)
 //! bench        backward    library      benchmark; playing backwards; piece-library files
-//! deal                                  random deals
+//! deal         beatit                   random deals; Beat It or Eat It (its own game)
 //! engine                                every forward engine, the lanes, cycle detection
 //! position  notation  card  rng  provenance
 //! ```
@@ -61,6 +62,7 @@
 pub mod ansatz;
 pub mod assemble;
 pub mod backward;
+pub mod beatit;
 pub mod bench;
 pub mod card;
 pub mod cli;

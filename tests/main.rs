@@ -4,6 +4,8 @@
 mod assemble;
 /// Backward play: predecessors, closures, families, extension.
 mod backward;
+/// Beat It or Eat It: Taylor's sample game, solvers vs the reference, census, CLI and play.
+mod beatit;
 /// The catalogue of balanced cycles over result files.
 mod catalogue;
 mod common;

@@ -3,6 +3,7 @@
 
 mod assemble;
 mod assemble_report;
+mod beat_it;
 mod bench;
 mod catalogue;
 mod cluster;
@@ -48,6 +49,7 @@ Examples:
   ansatz reproduce results/assemble/paper-2024-k3.jsonl
   ansatz search random --games 1000000 --plot out/lengths.svg
   ansatz search exhaustive --deck 6-2J2Q2K2A
+  ansatz beat-it solve 'AQT98.KJ/KJ.AQT98 (1)'
 
 Positions are HAND1/HAND2 (n), top card first: dash notation (-JQKA), playing cards
 (10S 9♣ KH ...) or Paulhus digits (--notation digits). Exit codes: 0 ok, 1 nothing found,
@@ -71,6 +73,8 @@ enum Command {
     Catalogue(catalogue::Args),
     /// Rerun the command recorded in result files and check that their facts come out the same.
     Reproduce(reproduce::Args),
+    /// Beat It or Eat It (Taylor, 1993): solve positions, the census of layouts, play.
+    BeatIt(beat_it::Args),
 }
 
 /// Runs the command line and maps errors to exit codes. A broken pipe is not an error.
@@ -94,6 +98,7 @@ pub fn main() -> ExitCode {
         Command::Merge(a) => merge::run(a),
         Command::Catalogue(a) => catalogue::run(a),
         Command::Reproduce(a) => reproduce::run(a),
+        Command::BeatIt(a) => beat_it::run(a),
     };
     match result {
         Ok(code) => code,
