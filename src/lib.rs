@@ -17,6 +17,7 @@
 //! | [`library`] | piece-library files, enumeration checkpoints, atomic writes |
 //! | [`assemble`] | decks built from pieces, their cycles and balanced deals; the catalogue |
 //! | [`search`] | random and exhaustive search, statistics, plots, checkpoints |
+//! | [`picture`] | pictures: a game's hand sizes, a family as a graph (DOT, SVG), the catalogue as an HTML page |
 //! | [`dist`] | job-array shards and cluster runs (timely-dataflow) |
 //! | [`bench`](mod@bench) | the engine benchmark behind `ansatz bench` |
 //! | [`provenance`], [`reproduce`] | result files' facts apart from their `run`; rerunning and comparing them |
@@ -28,6 +29,7 @@
 //!
 //! ```text
 //! cli                                   the face: clap → validated config → library call → print
+//! picture                               games, families and the catalogue drawn (SVG, PNG, DOT, HTML)
 //! reproduce    assemble                 rerun checks; decks from pieces → balanced cycles
 //!              ansatz      search       templates, pieces, mutation; random and exhaustive search
 //!              dist                     job-array shards and clusters (used by the pipelines)
@@ -69,6 +71,7 @@ pub mod dist;
 pub mod engine;
 pub mod library;
 pub mod notation;
+pub mod picture;
 pub mod position;
 pub mod provenance;
 pub mod reproduce;
