@@ -13,6 +13,8 @@ mod dist;
 mod engine;
 /// Pieces: enumeration vs naive checker, templates, classes, libraries, checkpoints, mutate.
 mod pieces;
+/// Pictures: game plots, family graphs (DOT, SVG) against the closure, the catalogue page in Chromium.
+mod pictures;
 /// The repository stands alone: no reference outside it, sources named, links resolve.
 mod repo;
 /// Results: reproduce on the tracked files, tampered copies, a clean clone after the main job.
