@@ -282,9 +282,9 @@ pub fn svg(g: &FamilyGraph) -> String {
     };
     let mut out = String::with_capacity(g.len() * 220 + 4096);
     let balanced = g.balanced().count();
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"0 0 {w:.0} {h:.0}\" font-family=\"sans-serif\">\n",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"0 0 {w:.0} {h:.0}\" font-family=\"sans-serif\">",
         w = size,
         h = size + header
     );
