@@ -11,10 +11,10 @@ mod common;
 mod dist;
 /// Engines: known answers from tests/data, fast vs reference property tests, notation round trips.
 mod engine;
-/// Pieces: enumeration vs naive checker, templates, classes, libraries, checkpoints, mutate.
-mod pieces;
 /// Pictures: game plots, family graphs (DOT, SVG) against the closure, the catalogue page in Chromium.
 mod pictures;
+/// Pieces: enumeration vs naive checker, templates, classes, libraries, checkpoints, mutate.
+mod pieces;
 /// The repository stands alone: no reference outside it, sources named, links resolve.
 mod repo;
 /// Results: reproduce on the tracked files, tampered copies, a clean clone after the main job.
