@@ -17,6 +17,7 @@
 //! | [`library`] | piece-library files, enumeration checkpoints, atomic writes |
 //! | [`assemble`] | decks built from pieces, their cycles and balanced deals; the catalogue |
 //! | [`search`] | random and exhaustive search, statistics, plots, checkpoints |
+//! | [`picture`] | pictures: a game's hand sizes, a family as a graph (DOT, SVG), the catalogue as an HTML page |
 //! | [`dist`] | job-array shards and cluster runs (timely-dataflow) |
 //! | [`beatit`] | Beat It or Eat It (Taylor, 1993): its rules, exact retrograde solvers, the census of layouts |
 //! | [`bench`](mod@bench) | the engine benchmark behind `ansatz bench` |
@@ -29,6 +30,7 @@
 //!
 //! ```text
 //! cli                                   the face: clap → validated config → library call → print
+//! picture                               games, families and the catalogue drawn (SVG, PNG, DOT, HTML)
 //! reproduce    assemble                 rerun checks; decks from pieces → balanced cycles
 //!              ansatz      search       templates, pieces, mutation; random and exhaustive search
 //!              dist                     job-array shards and clusters (used by the pipelines)
@@ -71,6 +73,7 @@ pub mod dist;
 pub mod engine;
 pub mod library;
 pub mod notation;
+pub mod picture;
 pub mod position;
 pub mod provenance;
 pub mod reproduce;

@@ -13,6 +13,8 @@ mod common;
 mod dist;
 /// Engines: known answers from tests/data, fast vs reference property tests, notation round trips.
 mod engine;
+/// Pictures: game plots, family graphs (DOT, SVG) against the closure, the catalogue page in Chromium.
+mod pictures;
 /// Pieces: enumeration vs naive checker, templates, classes, libraries, checkpoints, mutate.
 mod pieces;
 /// The repository stands alone: no reference outside it, sources named, links resolve.

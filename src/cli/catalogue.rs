@@ -21,6 +21,7 @@ Examples:
   ansatz catalogue results/assemble --json
   ansatz catalogue --out results/balanced   # rewrite the tracked catalogue
   ansatz catalogue a.jsonl b.jsonl --out /tmp/cat
+  ansatz catalogue results/assemble --html out/catalogue   # open out/catalogue/index.html
 
 Reads the JSON lines that `ansatz assemble` and `ansatz merge` write (standard deck), keeps the
 cycles with balanced deals, and replays every balanced deal and its mirror image with the
@@ -38,6 +39,10 @@ pub struct Args {
     /// Print one JSON object (the summary and every cycle).
     #[arg(long)]
     json: bool,
+    /// Also write the catalogue as a static page: DIR/index.html (summary table, every cycle's
+    /// figures, plot and balanced deals) and DIR/family-N.svg beside it. Works offline.
+    #[arg(long, value_name = "DIR")]
+    html: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -83,6 +88,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     text.extend_from_slice(run.text_block().as_bytes());
     let path = args.out.join("balanced-cycles.txt");
     write_atomic(&path, &text).with_context(|| format!("writing {}", path.display()))?;
+    if let Some(dir) = &args.html {
+        let pb = super::progress::bar(cat.entries.len() as u64, "cycles drawn", args.json);
+        crate::picture::page::write_page(dir, &cat, &|n| pb.inc(n))
+            .map_err(|e| BadInput(e.to_string()))?;
+        pb.finish_and_clear();
+    }
     let mut out = Out::new();
     if args.json {
         let mut v = summary;

@@ -41,6 +41,8 @@ use crate::position::Position;
 Examples:
   ansatz family
   ansatz family --json 'J--/-J-'
+  ansatz family --graph out/family.svg    # the family drawn: one dot per position, one arrow each
+  ansatz family --graph out/family.dot    # the same graph for Graphviz (twopi)
   ansatz family --threads 2 --out out/family-2024.json '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA (1)'
   ansatz family --out out/fam.json '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA'
   ansatz family --out out/fam.json --resume '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA'
@@ -103,6 +105,10 @@ pub struct Args {
     /// and exits 1.
     #[arg(long, value_name = "N", hide = true)]
     stop_after_levels: Option<u32>,
+    /// Also draw the family into FILE: .svg (drawn by ansatz, one dot per position and one arrow
+    /// to its successor) or .dot (Graphviz). Single process only.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["resume", "shard", "hosts"])]
+    graph: Option<PathBuf>,
     #[command(flatten)]
     dist: DistArgs,
 }
@@ -169,6 +175,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .into());
     }
     let quiet = args.quiet || args.json;
+    if let Some(path) = &args.graph {
+        let pb = counter("positions drawn", quiet);
+        match crate::picture::graph::write_graph(path, &pos, &|n| pb.inc(n)) {
+            Ok(_) => pb.finish_and_clear(),
+            Err(crate::picture::PictureError::Family(e)) => return family_error(e),
+            Err(e) => return Err(BadInput(e.to_string()).into()),
+        }
+    }
     let (result, threads) = match &mode {
         Mode::Shard(s) => {
             let pb = counter("positions", quiet);

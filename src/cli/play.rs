@@ -21,6 +21,7 @@ Examples:
   ansatz play --json --deck standard '10S 9C KH .../...'
   ansatz play --notation digits '0020/1000 (2)'
   ansatz play --trace 'J--/-J-'
+  ansatz play --plot out/game.svg '---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---'
 
 Counting (rules.md): cards = cards put on the pile; tricks = piles taken, plus the last partial
 trick. For a cycle, tricks and cards count play until a position first repeats.")]
@@ -44,6 +45,10 @@ pub struct Args {
     /// Use the reference engine (the slow oracle) instead of the fast one.
     #[arg(long)]
     reference: bool,
+    /// Also draw the game into FILE (.svg or .png): both hand sizes and player 1's face cards per
+    /// trick, with the preperiod and period of a cycle, or the final collapse of a game that ends.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<std::path::PathBuf>,
 }
 
 /// The first balanced non-terminating deal (arXiv:2403.13855, 2024).
@@ -102,6 +107,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         crate::engine::play(&pos)
     };
+    if let Some(path) = &args.plot {
+        crate::picture::game::plot(path, &pos).map_err(|e| BadInput(e.to_string()))?;
+    }
     let mut out = Out::new();
     let mut lines: Vec<TraceLine> = Vec::new();
     if args.trace {

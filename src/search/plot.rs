@@ -31,7 +31,7 @@ const COLOURS: [RGBColor; 4] = [
 
 /// The font the PNG backend draws text with (it has no system fonts to fall back on): DejaVu Sans
 /// cut down to printable ASCII (`assets/fonts/LICENSE`).
-static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-subset.ttf");
+pub static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-subset.ttf");
 
 /// Draws the fraction of games of each length (log scale) for every series into `path`: a PNG
 /// when the name ends in `.png` (any case), an SVG otherwise. `x_label` names the length (cards or
@@ -77,7 +77,7 @@ pub fn histogram(
 const SIZE: (u32, u32) = (900, 560);
 
 /// An 8-bit RGB image as PNG bytes.
-fn encode_png(rgb: &[u8], w: u32, h: u32) -> Result<Vec<u8>, png::EncodingError> {
+pub fn encode_png(rgb: &[u8], w: u32, h: u32) -> Result<Vec<u8>, png::EncodingError> {
     let mut out = Vec::new();
     let mut enc = png::Encoder::new(&mut out, w, h);
     enc.set_color(png::ColorType::Rgb);
