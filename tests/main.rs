@@ -11,6 +11,8 @@ mod common;
 mod dist;
 /// Engines: known answers from tests/data, fast vs reference property tests, notation round trips.
 mod engine;
+/// The 64-card lanes: every instruction-set form against the portable one and the reference engine.
+mod lanes;
 /// Pieces: enumeration vs naive checker, templates, classes, libraries, checkpoints, mutate.
 mod pieces;
 /// The repository stands alone: no reference outside it, sources named, links resolve.
