@@ -94,6 +94,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "threads": report.threads,
         "seed": args.seed,
         "engine": format!("{:?}", args.engine).to_lowercase(),
+        // The instruction set the lanes ran on (the dispatch's choice, or ANSATZ_ISA's).
+        "isa": (args.engine == bench::Engine::Lanes)
+            .then(|| format!("{:?}", crate::engine::lanes::Isa::get()).to_lowercase()),
     });
     let mut out = Out::new();
     if args.json {
@@ -104,6 +107,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "engine            {}",
             v["engine"].as_str().unwrap_or("")
         )?;
+        if let Some(isa) = v["isa"].as_str() {
+            writeln!(out, "isa               {isa}")?;
+        }
         writeln!(out, "games             {}", t.games)?;
         writeln!(out, "cycles            {}", t.cycles)?;
         writeln!(out, "threads           {}", report.threads)?;
