@@ -1,9 +1,13 @@
-//! Forward-engine benchmarks: games per second of the bitboard, ring and reference engines on the
-//! same seeded standard deals (criterion prints the rates; compare them for the ratios).
+//! Forward-engine benchmarks: games per second of the bitboard, ring and reference engines and of
+//! the 64-card lanes in each instruction-set form, on the same seeded standard deals (criterion
+//! prints the rates; compare them for the ratios). A lanes game still going after 256 tricks is
+//! finished by the bitboard engine, as in `ansatz bench`.
 
 use ansatz::deal::random_standard_small;
 use ansatz::engine::cycle::play_state;
 use ansatz::engine::fast::{Large, Ring64, Small};
+use ansatz::engine::lanes::{Finish, Isa};
+use ansatz::engine::lanes64::{self, Deal64};
 use ansatz::engine::reference;
 use ansatz::position::Position;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -46,6 +50,28 @@ fn engines(c: &mut Criterion) {
                 .sum::<u64>()
         })
     });
+    let deals: Vec<Deal64> = (0..GAMES)
+        .map(|i| Deal64::deal(&ansatz::deal::random_standard_cards(42, i)))
+        .collect();
+    for (name, isa) in [
+        ("lanes64_avx512", Isa::Avx512),
+        ("lanes64_avx2", Isa::Avx2),
+        ("lanes64_portable", Isa::Portable),
+    ] {
+        if !lanes64::run_with_isa(isa, &deals[..1], 256, |_, _| {}) {
+            continue;
+        }
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let mut sum = 0;
+                lanes64::run_with_isa(isa, black_box(&deals), 256, |i, f| match f {
+                    Finish::Won { cards, .. } => sum += cards,
+                    Finish::TooLong => sum += play_state(&small[i]).cards(),
+                });
+                sum
+            })
+        });
+    }
     g.sample_size(10);
     g.bench_function("reference", |b| {
         b.iter(|| {

@@ -103,7 +103,7 @@ fn lanes64(c: &mut Criterion) {
             .map(|d| Deal64::from_hands(&d[..26], &d[26..], 0))
             .collect();
         g.bench_function("lanes64", |b| {
-            let mut lanes = Lanes64::default();
+            let mut lanes = Lanes64;
             b.iter(|| {
                 let mut cards = 0;
                 lanes.run(&games, 5000, |_, f| {

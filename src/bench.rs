@@ -27,8 +27,8 @@ pub enum Engine {
     Large,
     /// The VecDeque + HashMap oracle.
     Reference,
-    /// The 64-card AVX-512 lanes (`engine::lanes64`), eight games at a time; the rare game past
-    /// their trick limit is finished by the bitboard engine.
+    /// The 64-card lanes (`engine::lanes64`): eight games at a time in AVX-512 registers, four
+    /// in AVX2 ones; the rare game past their trick limit is finished by the bitboard engine.
     Lanes,
 }
 
@@ -82,7 +82,9 @@ pub fn run(games: u64, seed: u64, engine: Engine, progress: &(dyn Fn(u64) + Sync
             let lo = chunk * CHUNK;
             let hi = (lo + CHUNK).min(games);
             if engine == Engine::Lanes {
-                let batch = batch.as_mut().expect("checked: the lanes need AVX-512");
+                let batch = batch
+                    .as_mut()
+                    .expect("checked: the lanes need AVX-512 or AVX2");
                 let t = lanes_chunk(batch, seed, lo, hi);
                 progress(hi - lo);
                 return t;

@@ -13,6 +13,8 @@ mod common;
 mod dist;
 /// Engines: known answers from tests/data, fast vs reference property tests, notation round trips.
 mod engine;
+/// The 64-card lanes: every instruction-set form against the portable one and the reference engine.
+mod lanes;
 /// Pictures: game plots, family graphs (DOT, SVG) against the closure, the catalogue page in Chromium.
 mod pictures;
 /// Pieces: enumeration vs naive checker, templates, classes, libraries, checkpoints, mutate.

@@ -20,7 +20,8 @@ Examples:
   ansatz bench --engine bits --threads 1      # the bitboard engine, for the ratio
 
 The same seed gives the same deals (and totals) for any thread count and any engine; the JSON
-names the engine that ran (auto picks the lanes where the processor has AVX-512).")]
+names the engine that ran (auto picks the lanes where the processor has AVX-512 or AVX2;
+ANSATZ_ISA=avx2 or portable forces a smaller instruction set, for comparisons).")]
 pub struct Args {
     /// Number of deals to play.
     #[arg(long, default_value_t = 2_000_000)]
@@ -34,10 +35,10 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
-    /// Engine: auto (the fastest exact engine for this processor: the lanes with AVX-512, else
-    /// the bitboard engine), bits (the bitboard engine), ring (per-card ring buffer), large (the
-    /// general heap path for any deck size), reference (the oracle) or lanes (eight games at a
-    /// time in AVX-512 registers). Compare rates to see the ratios.
+    /// Engine: auto (the fastest exact engine for this processor: the lanes with AVX-512 or
+    /// AVX2, else the bitboard engine), bits (the bitboard engine), ring (per-card ring buffer),
+    /// large (the general heap path for any deck size), reference (the oracle) or lanes (eight
+    /// games at a time in AVX-512 registers, four in AVX2 ones). Compare rates for the ratios.
     #[arg(long, default_value = "auto", value_parser = parse_engine)]
     engine: bench::Engine,
     /// No progress bar.
@@ -55,7 +56,7 @@ fn parse_engine(s: &str) -> Result<bench::Engine, String> {
         "large" => Ok(bench::Engine::Large),
         "reference" => Ok(bench::Engine::Reference),
         "lanes" if lanes => Ok(bench::Engine::Lanes),
-        "lanes" => Err("the lanes need a processor with AVX-512".into()),
+        "lanes" => Err("the lanes need a processor with AVX-512 or AVX2".into()),
         _ => Err(format!(
             "unknown engine {s:?} (auto, bits, ring, large, reference or lanes)"
         )),
@@ -93,12 +94,22 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "threads": report.threads,
         "seed": args.seed,
         "engine": format!("{:?}", args.engine).to_lowercase(),
+        // The instruction set the lanes ran on (the dispatch's choice, or ANSATZ_ISA's).
+        "isa": (args.engine == bench::Engine::Lanes)
+            .then(|| format!("{:?}", crate::engine::lanes::Isa::get()).to_lowercase()),
     });
     let mut out = Out::new();
     if args.json {
         out.json(&v)?;
     } else {
-        writeln!(out, "engine            {}", v["engine"].as_str().unwrap_or(""))?;
+        writeln!(
+            out,
+            "engine            {}",
+            v["engine"].as_str().unwrap_or("")
+        )?;
+        if let Some(isa) = v["isa"].as_str() {
+            writeln!(out, "isa               {isa}")?;
+        }
         writeln!(out, "games             {}", t.games)?;
         writeln!(out, "cycles            {}", t.cycles)?;
         writeln!(out, "threads           {}", report.threads)?;

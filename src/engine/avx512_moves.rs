@@ -1,7 +1,7 @@
-//! The move loop of the AVX-512 lanes, written once for both widths: sixteen `u32` lanes
-//! (`lanes_avx512.rs`, decks of up to 32 cards) and eight `u64` lanes (`engine/lanes64.rs`, up to
-//! 64). Each caller brings the width's intrinsics into scope under the short names the loop uses
-//! (`add`, `blend`, `srlv`, ...: see either caller's `use` list) and its batch arrays.
+//! The move loop of the 32-card AVX-512 lanes (sixteen `u32` lanes, `lanes_avx512.rs`), written
+//! as a macro over the width's intrinsics: the caller brings them into scope under the short names
+//! the loop uses (`add`, `blend`, `srlv`, ...: see its `use` list) and its batch arrays. (The
+//! 64-card lanes have their own loop, generic over a lane vector: `moves64.rs`.)
 //!
 //! Every lane computes every case of a move (a lead phase, one payment, or the end of a payment
 //! and the taking of the pile) and selects its own, so the only branch left is "did some lane

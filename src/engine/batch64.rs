@@ -32,7 +32,7 @@ impl Batch {
             games: Vec::with_capacity(BATCH),
             items: Vec::with_capacity(BATCH * 52),
             ends: Vec::with_capacity(BATCH),
-            lanes: Lanes64::default(),
+            lanes: Lanes64,
             long: Vec::new(),
         })
     }

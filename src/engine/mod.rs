@@ -5,9 +5,10 @@
 //! - [`fast`]: the engine layouts and the per-card ring engine (any size), no allocation in the trick loop.
 //! - [`cycle`]: exact cycle detection (Brent) over the fast engine's states.
 //! - [`lanes`]: many small games at once, one per lane (portable, and AVX-512 in
-//!   `lanes_avx512.rs`); [`lanes64`]: eight whole-deck games at a time in AVX-512 registers, both
-//!   expanding the one move loop of `avx512_moves.rs`; [`batch64`]: games waiting for them, the
-//!   ones still going handed back in order.
+//!   `lanes_avx512.rs` expanding the move loop of `avx512_moves.rs`); [`lanes64`]: whole-deck
+//!   games, one `u64` lane each, its move loop (`moves64.rs`) written once over a lane vector
+//!   (`vec64.rs`: AVX-512, AVX2, portable) and dispatched at run time; [`batch64`]: games waiting
+//!   for them, the ones still going handed back in order.
 //! - [`trace`]: every position at trick boundaries, for `ansatz play --trace`.
 
 #[cfg(target_arch = "x86_64")]
@@ -20,9 +21,11 @@ pub mod lanes;
 pub mod lanes64;
 #[cfg(target_arch = "x86_64")]
 mod lanes_avx512;
+mod moves64;
 pub mod multi;
 pub mod reference;
 pub mod trace;
+mod vec64;
 
 use crate::position::Position;
 

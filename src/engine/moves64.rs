@@ -1,0 +1,352 @@
+//! The move loop of the 64-card lanes, written once over the lane vector [`Vec64`]: `G` groups
+//! of lanes, each game from a trick boundary to its end or a trick limit.
+//!
+//! Every lane computes every case of a move (a lead phase, one payment, or the end of a payment
+//! and the taking of the pile) and selects its own, so the only branch left is "did some lane
+//! stop". One move is a long chain of dependent operations, so a single group waits on latency;
+//! two groups stepped side by side give the processor independent work (the same moves as the
+//! AVX-512 macro of `avx512_moves.rs`, which the 32-card lanes still use). A stopped lane reports
+//! its game at once and takes the next one.
+
+use crate::engine::lanes::Finish;
+use crate::engine::lanes64::Deal64;
+use crate::engine::vec64::Vec64;
+
+/// One group of lanes: the state of its games, the hand of the player to act first as `a`.
+#[derive(Clone, Copy)]
+struct Group<V: Vec64> {
+    fa: V,
+    fb: V,
+    la: V,
+    lb: V,
+    ha: V,
+    hb: V,
+    na: V,
+    nb: V,
+    /// The pile (three planes, `n` cards) and the debt of the player to act.
+    pf: V,
+    pl: V,
+    ph: V,
+    n: V,
+    debt: V,
+    /// The player `a` is (0 or 1).
+    who: V,
+    tricks: V,
+    cards: V,
+    /// Results of the lanes that stopped in the last move: winner, cards of an unfinished last
+    /// trick, and whether the game ended (else it reached the limit).
+    winner: V,
+    last: V,
+    ended: u32,
+    /// Index in `games` of each lane's game.
+    slot: [usize; 8],
+    /// Bit `i` while lane `i` plays a game.
+    active: u32,
+}
+
+/// The state of a group spilled to memory, one array per variable (for refills).
+#[derive(Default)]
+struct Spill {
+    v: [[u64; 8]; 16],
+}
+
+impl<V: Vec64> Group<V> {
+    /// A group with no game.
+    ///
+    /// # Safety
+    /// The processor has `V`'s features.
+    #[inline(always)]
+    unsafe fn new() -> Self {
+        // SAFETY: the caller's contract.
+        let z = unsafe { V::splat(0) };
+        Group {
+            fa: z,
+            fb: z,
+            la: z,
+            lb: z,
+            ha: z,
+            hb: z,
+            na: z,
+            nb: z,
+            pf: z,
+            pl: z,
+            ph: z,
+            n: z,
+            debt: z,
+            who: z,
+            tricks: z,
+            cards: z,
+            winner: z,
+            last: z,
+            ended: 0,
+            slot: [0; 8],
+            active: 0,
+        }
+    }
+
+    /// One move of every lane; the lanes that stopped (ended, or `tricks >= limit`) among the
+    /// active ones, their results in `winner`, `last` and `ended`.
+    #[inline(always)]
+    fn step(&mut self, zero: V, one: V, limit: V) -> u32 {
+        let Group {
+            fa,
+            fb,
+            la,
+            lb,
+            ha,
+            hb,
+            na,
+            nb,
+            pf,
+            pl,
+            ph,
+            n,
+            debt,
+            who,
+            tricks,
+            cards,
+            ..
+        } = *self;
+        let lead = debt.eq(zero);
+        // `min(tz(fa), na)` stands for `tz(fa)` below: where they differ (no face card in a's
+        // hand) the lane takes no branch that reads it.
+        let za = fa.tz_min(na);
+        let zb = fb.tz_min(nb);
+        let sa = za.add(za);
+        let sb = zb.add(zb).add(one);
+        let b_first = sb.lt(sa);
+        let step = sa.min(sb);
+        let idx = step.shr1();
+        let lx = V::select(b_first, nb, na);
+        let lead_end = !idx.lt(lx);
+        let face = za.lt(debt.min(na));
+        let from_b = lead & b_first;
+        let j = V::select(lead, idx, za);
+        let lo = V::select(from_b, lb, la);
+        let hi = V::select(from_b, hb, ha);
+        let klo = lo.shr(j).and(one);
+        let khi = hi.shr(j).and(one);
+        let c = klo.add(khi.add(khi)).add(one);
+        let short = na.lt(debt);
+        let pay_end = !lead & !face & short;
+        let face = !lead & face;
+        let complete = !lead & !face & !pay_end;
+        let lead_face = lead & !lead_end;
+        let put = lead_face | face;
+        let at = n.add(V::select(lead, step, za));
+        // Cards a and b give up: the lead phase's alternate runs (the stopping card to its
+        // player), a payment up to its penalty card, or the whole debt.
+        let half_up = step.add(one).shr1();
+        let pop_a_lead = V::select(b_first, half_up, half_up.add(one));
+        let pop_a_pay = V::select(face, za.add(one), debt);
+        let pop_a = V::select(lead, pop_a_lead, pop_a_pay);
+        let pop_b = V::keep(lead, V::select(b_first, idx.add(one), idx));
+        let fa2 = fa.shr(pop_a);
+        let la2 = la.shr(pop_a);
+        let ha2 = ha.shr(pop_a);
+        let na2 = na.sub(pop_a);
+        let fb2 = fb.shr(pop_b);
+        let lb2 = lb.shr(pop_b);
+        let hb2 = hb.shr(pop_b);
+        let nb2 = nb.sub(pop_b);
+        let bit = V::keep(put, one.shl(at));
+        let pf2 = pf.or(bit);
+        let pl2 = pl.or(bit.and(zero.sub(klo)));
+        let ph2 = ph.or(bit.and(zero.sub(khi)));
+        let n2 = V::select(put, at.add(one), n.add(debt));
+        // A finished payment: b takes the pile and leads.
+        let fb3 = fb2.or(V::keep(complete, pf2.shl(nb2)));
+        let lb3 = lb2.or(V::keep(complete, pl2.shl(nb2)));
+        let hb3 = hb2.or(V::keep(complete, ph2.shl(nb2)));
+        let nb3 = nb2.add(V::keep(complete, n2));
+        let tricks = tricks.add(V::keep(complete, one));
+        self.tricks = tricks;
+        self.cards = cards.add(V::keep(complete, n2));
+        let more = !complete;
+        self.pf = V::keep(more, pf2);
+        self.pl = V::keep(more, pl2);
+        self.ph = V::keep(more, ph2);
+        self.n = V::keep(more, n2);
+        self.debt = V::keep(more, c);
+        let swap = (lead_face & !b_first) | face | complete;
+        self.fa = V::select(swap, fb3, fa2);
+        self.fb = V::select(swap, fa2, fb3);
+        self.la = V::select(swap, lb3, la2);
+        self.lb = V::select(swap, la2, lb3);
+        self.ha = V::select(swap, hb3, ha2);
+        self.hb = V::select(swap, ha2, hb3);
+        self.na = V::select(swap, nb3, na2);
+        self.nb = V::select(swap, na2, nb3);
+        self.who = V::select(swap, who.add(one).and(one), who);
+        // The end: a lead player without a card loses, so does a payer short of the debt, and a
+        // trick that empties its payer ends the game.
+        let over = complete & na2.eq(zero);
+        let ended = (lead & lead_end) | pay_end | over;
+        let long = !tricks.lt(limit);
+        let stopped = V::bits(ended | long) & self.active;
+        if stopped != 0 {
+            let winner_is_a = lead & lead_end & b_first;
+            self.winner = V::select(winner_is_a, who, who.add(one).and(one));
+            let last_pay = V::keep(pay_end, n.add(na));
+            self.last = V::select(lead, n.add(step), last_pay);
+            self.ended = V::bits(ended);
+        }
+        stopped
+    }
+
+    /// Reports the games of the `stopped` lanes and loads the next games into them.
+    #[inline(always)]
+    fn finish(
+        &mut self,
+        stopped: u32,
+        games: &[Deal64],
+        next: &mut usize,
+        spill: &mut Spill,
+        done: &mut impl FnMut(usize, Finish),
+    ) {
+        let [mut winner, mut tricks, mut cards, mut last] = [[0u64; 8]; 4];
+        self.winner.store(&mut winner);
+        self.tricks.store(&mut tricks);
+        self.cards.store(&mut cards);
+        self.last.store(&mut last);
+        let mut s = stopped;
+        while s != 0 {
+            let i = s.trailing_zeros() as usize;
+            s &= s - 1;
+            let finish = Finish::of_lane(
+                self.ended >> i & 1 == 1,
+                winner[i] as u32,
+                tricks[i] as u32,
+                cards[i] as u32,
+                last[i] as u32,
+            );
+            done(self.slot[i], finish);
+        }
+        self.active &= !stopped;
+        if *next < games.len() {
+            self.refill(stopped, games, next, spill, done);
+        }
+    }
+
+    /// The game state, in the order of [`Spill`]'s arrays.
+    #[inline(always)]
+    fn vars(&mut self) -> [&mut V; 16] {
+        [
+            &mut self.fa,
+            &mut self.fb,
+            &mut self.la,
+            &mut self.lb,
+            &mut self.ha,
+            &mut self.hb,
+            &mut self.na,
+            &mut self.nb,
+            &mut self.pf,
+            &mut self.pl,
+            &mut self.ph,
+            &mut self.n,
+            &mut self.debt,
+            &mut self.who,
+            &mut self.tricks,
+            &mut self.cards,
+        ]
+    }
+
+    /// Loads the next games into the `lanes` (bits), as many as are left; a game over before
+    /// its first move is reported at once.
+    #[inline(always)]
+    fn refill(
+        &mut self,
+        lanes: u32,
+        games: &[Deal64],
+        next: &mut usize,
+        spill: &mut Spill,
+        done: &mut impl FnMut(usize, Finish),
+    ) {
+        for (v, a) in self.vars().into_iter().zip(spill.v.iter_mut()) {
+            v.store(a);
+        }
+        let mut s = lanes;
+        'lanes: while s != 0 {
+            let i = s.trailing_zeros() as usize;
+            s &= s - 1;
+            while let Some(g) = games.get(*next) {
+                let slot = *next;
+                *next += 1;
+                if let Some(finish) = g.over_at_start() {
+                    done(slot, finish);
+                    continue;
+                }
+                let a = g.next as usize & 1;
+                let b = a ^ 1;
+                let lane = [
+                    g.faces[a],
+                    g.faces[b],
+                    g.lo[a],
+                    g.lo[b],
+                    g.hi[a],
+                    g.hi[b],
+                    u64::from(g.len[a]),
+                    u64::from(g.len[b]),
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    a as u64,
+                    0,
+                    0,
+                ];
+                for (arr, x) in spill.v.iter_mut().zip(lane) {
+                    arr[i] = x;
+                }
+                self.slot[i] = slot;
+                self.active |= 1 << i;
+                continue 'lanes;
+            }
+            break;
+        }
+        for (v, a) in self.vars().into_iter().zip(spill.v.iter()) {
+            // SAFETY: a value of `V` exists, so the processor has its features.
+            *v = unsafe { V::load(a) };
+        }
+    }
+}
+
+/// Plays every game of `games` until it ends or has played `limit` tricks, and reports each
+/// with `done(index in games, finish)`, in no particular order.
+///
+/// # Safety
+/// The processor has `V`'s features.
+#[inline(always)]
+pub(crate) unsafe fn run<V: Vec64, const G: usize>(
+    games: &[Deal64],
+    limit: u32,
+    done: &mut impl FnMut(usize, Finish),
+) {
+    // SAFETY: the caller's contract.
+    let (zero, one, vlimit) = unsafe { (V::splat(0), V::splat(1), V::splat(u64::from(limit))) };
+    // SAFETY: as above.
+    let mut groups: [Group<V>; G] = std::array::from_fn(|_| unsafe { Group::new() });
+    let mut spill = Spill::default();
+    let mut next = 0;
+    let all = (1u32 << V::LANES) - 1;
+    for g in groups.iter_mut() {
+        g.refill(all, games, &mut next, &mut spill, done);
+    }
+    loop {
+        let mut stops = [0u32; G];
+        for (g, s) in groups.iter_mut().zip(stops.iter_mut()) {
+            *s = g.step(zero, one, vlimit);
+        }
+        let mut active = 0;
+        for (g, &s) in groups.iter_mut().zip(stops.iter()) {
+            if s != 0 {
+                g.finish(s, games, &mut next, &mut spill, done);
+            }
+            active |= g.active;
+        }
+        if active == 0 {
+            break;
+        }
+    }
+}

@@ -1,0 +1,399 @@
+//! The lane vector of the 64-card lanes: a few `u64` lanes and the handful of operations the
+//! move loop of `moves64.rs` needs, in three forms: eight lanes in AVX-512 registers, four in AVX2
+//! registers and four in plain `u64`s (any processor). The move loop is written once over
+//! [`Vec64`]; each form is a thin wrapper of its instructions.
+//!
+//! Soundness: a value of an x86 form can only be made by [`Vec64::splat`] or [`Vec64::load`],
+//! which are `unsafe` and require the processor to have that form's features; so every other
+//! operation, given such a value, may use the features, and is safe. The operations are
+//! `#[inline(always)]` and reach their instructions once inlined into the caller compiled with
+//! the features (`lanes64.rs` instantiates the loop under `#[target_feature]`).
+
+use std::ops::{BitAnd, BitOr, Not};
+
+/// A vector of `LANES` (at most 8) `u64` lanes. "Small" operands are counts below 2^63.
+pub(crate) trait Vec64: Copy {
+    const LANES: usize;
+    /// One bit of truth per lane.
+    type Mask: Copy
+        + BitAnd<Output = Self::Mask>
+        + BitOr<Output = Self::Mask>
+        + Not<Output = Self::Mask>;
+
+    /// Every lane `x`.
+    ///
+    /// # Safety
+    /// The processor has the form's features.
+    unsafe fn splat(x: u64) -> Self;
+    /// Lanes from the first `LANES` values of `a`.
+    ///
+    /// # Safety
+    /// The processor has the form's features.
+    unsafe fn load(a: &[u64; 8]) -> Self;
+    /// The lanes into the first `LANES` values of `a`.
+    fn store(self, a: &mut [u64; 8]);
+    fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    fn and(self, o: Self) -> Self;
+    fn or(self, o: Self) -> Self;
+    /// `self >> s` per lane, 0 once `s >= 64`.
+    fn shr(self, s: Self) -> Self;
+    /// `self << s` per lane, 0 once `s >= 64`.
+    fn shl(self, s: Self) -> Self;
+    fn shr1(self) -> Self;
+    fn eq(self, o: Self) -> Self::Mask;
+    /// `self < o` for small lanes.
+    fn lt(self, o: Self) -> Self::Mask;
+    /// The smaller of small lanes.
+    fn min(self, o: Self) -> Self;
+    /// `if m { t } else { f }` per lane.
+    fn select(m: Self::Mask, t: Self, f: Self) -> Self;
+    /// `if m { x } else { 0 }` per lane.
+    fn keep(m: Self::Mask, x: Self) -> Self;
+    /// `min(trailing zeros of self, n)` per lane, for `n <= 64`.
+    fn tz_min(self, n: Self) -> Self;
+    /// Bit `i` for lane `i`.
+    fn bits(m: Self::Mask) -> u32;
+}
+
+/// Four lanes in plain `u64`s, for any processor (the specification of the vector forms).
+#[derive(Clone, Copy)]
+pub(crate) struct Portable([u64; 4]);
+
+/// A portable lane mask: all ones or zero per lane.
+#[derive(Clone, Copy)]
+pub(crate) struct PortableMask([u64; 4]);
+
+#[inline(always)]
+fn map2(a: [u64; 4], b: [u64; 4], f: impl Fn(u64, u64) -> u64) -> [u64; 4] {
+    [f(a[0], b[0]), f(a[1], b[1]), f(a[2], b[2]), f(a[3], b[3])]
+}
+
+impl BitAnd for PortableMask {
+    type Output = Self;
+    #[inline(always)]
+    fn bitand(self, o: Self) -> Self {
+        PortableMask(map2(self.0, o.0, |a, b| a & b))
+    }
+}
+
+impl BitOr for PortableMask {
+    type Output = Self;
+    #[inline(always)]
+    fn bitor(self, o: Self) -> Self {
+        PortableMask(map2(self.0, o.0, |a, b| a | b))
+    }
+}
+
+impl Not for PortableMask {
+    type Output = Self;
+    #[inline(always)]
+    fn not(self) -> Self {
+        PortableMask(self.0.map(|a| !a))
+    }
+}
+
+impl Vec64 for Portable {
+    const LANES: usize = 4;
+    type Mask = PortableMask;
+    #[inline(always)]
+    unsafe fn splat(x: u64) -> Self {
+        Portable([x; 4])
+    }
+    #[inline(always)]
+    unsafe fn load(a: &[u64; 8]) -> Self {
+        Portable([a[0], a[1], a[2], a[3]])
+    }
+    #[inline(always)]
+    fn store(self, a: &mut [u64; 8]) {
+        a[..4].copy_from_slice(&self.0);
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        Portable(map2(self.0, o.0, u64::wrapping_add))
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        Portable(map2(self.0, o.0, u64::wrapping_sub))
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        Portable(map2(self.0, o.0, |a, b| a & b))
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        Portable(map2(self.0, o.0, |a, b| a | b))
+    }
+    #[inline(always)]
+    fn shr(self, s: Self) -> Self {
+        Portable(map2(self.0, s.0, |a, s| {
+            a.checked_shr(s.min(64) as u32).unwrap_or(0)
+        }))
+    }
+    #[inline(always)]
+    fn shl(self, s: Self) -> Self {
+        Portable(map2(self.0, s.0, |a, s| {
+            a.checked_shl(s.min(64) as u32).unwrap_or(0)
+        }))
+    }
+    #[inline(always)]
+    fn shr1(self) -> Self {
+        Portable(self.0.map(|a| a >> 1))
+    }
+    #[inline(always)]
+    fn eq(self, o: Self) -> PortableMask {
+        PortableMask(map2(self.0, o.0, |a, b| u64::from(a == b).wrapping_neg()))
+    }
+    #[inline(always)]
+    fn lt(self, o: Self) -> PortableMask {
+        PortableMask(map2(self.0, o.0, |a, b| u64::from(a < b).wrapping_neg()))
+    }
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        Portable(map2(self.0, o.0, u64::min))
+    }
+    #[inline(always)]
+    fn select(m: PortableMask, t: Self, f: Self) -> Self {
+        let tm = map2(t.0, m.0, |t, m| t & m);
+        Portable(map2(tm, map2(f.0, m.0, |f, m| f & !m), |a, b| a | b))
+    }
+    #[inline(always)]
+    fn keep(m: PortableMask, x: Self) -> Self {
+        Portable(map2(x.0, m.0, |x, m| x & m))
+    }
+    #[inline(always)]
+    fn tz_min(self, n: Self) -> Self {
+        Portable(map2(self.0, n.0, |x, n| {
+            u64::from(x.trailing_zeros()).min(n)
+        }))
+    }
+    #[inline(always)]
+    fn bits(m: PortableMask) -> u32 {
+        (0..4).map(|i| ((m.0[i] & 1) as u32) << i).sum()
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) use x86::{Avx2, Avx512};
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::Vec64;
+    use std::arch::x86_64::*;
+    use std::ops::{BitAnd, BitOr, Not};
+
+    /// Four lanes in a 256-bit AVX2 register (AVX2 and BMI1 needed).
+    #[derive(Clone, Copy)]
+    pub(crate) struct Avx2(__m256i);
+
+    /// An AVX2 lane mask: all ones or zero per lane.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Avx2Mask(__m256i);
+
+    // SAFETY (every `unsafe` block below): a value of these types exists only when the processor
+    // has AVX2 (see the module head), and the intrinsics need nothing more.
+    impl BitAnd for Avx2Mask {
+        type Output = Self;
+        #[inline(always)]
+        fn bitand(self, o: Self) -> Self {
+            Avx2Mask(unsafe { _mm256_and_si256(self.0, o.0) })
+        }
+    }
+
+    impl BitOr for Avx2Mask {
+        type Output = Self;
+        #[inline(always)]
+        fn bitor(self, o: Self) -> Self {
+            Avx2Mask(unsafe { _mm256_or_si256(self.0, o.0) })
+        }
+    }
+
+    impl Not for Avx2Mask {
+        type Output = Self;
+        #[inline(always)]
+        fn not(self) -> Self {
+            Avx2Mask(unsafe { _mm256_xor_si256(self.0, _mm256_set1_epi64x(-1)) })
+        }
+    }
+
+    impl Vec64 for Avx2 {
+        const LANES: usize = 4;
+        type Mask = Avx2Mask;
+        #[inline(always)]
+        unsafe fn splat(x: u64) -> Self {
+            Avx2(unsafe { _mm256_set1_epi64x(x as i64) })
+        }
+        #[inline(always)]
+        unsafe fn load(a: &[u64; 8]) -> Self {
+            // SAFETY: `a` holds 8 readable values; the load is unaligned.
+            Avx2(unsafe { _mm256_loadu_si256(a.as_ptr() as *const __m256i) })
+        }
+        #[inline(always)]
+        fn store(self, a: &mut [u64; 8]) {
+            // SAFETY: `a` holds 8 writable values; the store is unaligned.
+            unsafe { _mm256_storeu_si256(a.as_mut_ptr() as *mut __m256i, self.0) }
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            Avx2(unsafe { _mm256_add_epi64(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            Avx2(unsafe { _mm256_sub_epi64(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn and(self, o: Self) -> Self {
+            Avx2(unsafe { _mm256_and_si256(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn or(self, o: Self) -> Self {
+            Avx2(unsafe { _mm256_or_si256(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn shr(self, s: Self) -> Self {
+            Avx2(unsafe { _mm256_srlv_epi64(self.0, s.0) })
+        }
+        #[inline(always)]
+        fn shl(self, s: Self) -> Self {
+            Avx2(unsafe { _mm256_sllv_epi64(self.0, s.0) })
+        }
+        #[inline(always)]
+        fn shr1(self) -> Self {
+            Avx2(unsafe { _mm256_srli_epi64::<1>(self.0) })
+        }
+        #[inline(always)]
+        fn eq(self, o: Self) -> Avx2Mask {
+            Avx2Mask(unsafe { _mm256_cmpeq_epi64(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn lt(self, o: Self) -> Avx2Mask {
+            // Signed, which is right for small lanes.
+            Avx2Mask(unsafe { _mm256_cmpgt_epi64(o.0, self.0) })
+        }
+        #[inline(always)]
+        fn min(self, o: Self) -> Self {
+            Self::select(self.lt(o), self, o)
+        }
+        #[inline(always)]
+        fn select(m: Avx2Mask, t: Self, f: Self) -> Self {
+            Avx2(unsafe { _mm256_blendv_epi8(f.0, t.0, m.0) })
+        }
+        #[inline(always)]
+        fn keep(m: Avx2Mask, x: Self) -> Self {
+            Avx2(unsafe { _mm256_and_si256(m.0, x.0) })
+        }
+        /// AVX2 has no per-lane bit count, so: isolate the lowest set bit, convert each 32-bit
+        /// half to a float and read its exponent (127 + k for 2^k, 0 for no bit). Only one half
+        /// holds the bit; `e - 126` in the low half and `e - 94` in the high one, clamped at 0,
+        /// give `k + 1` counted from lane bit 0; their sum less one is the count (127 for a zero
+        /// lane, which the `min` with `n <= 64` makes `n`).
+        #[inline(always)]
+        fn tz_min(self, n: Self) -> Self {
+            unsafe {
+                let x = self.0;
+                let low = _mm256_and_si256(x, _mm256_sub_epi64(_mm256_setzero_si256(), x));
+                let f = _mm256_castps_si256(_mm256_cvtepi32_ps(low));
+                let e = _mm256_and_si256(_mm256_srli_epi32::<23>(f), _mm256_set1_epi32(0xff));
+                let off = _mm256_set1_epi64x((94 << 32) | 126);
+                let g = _mm256_max_epi32(_mm256_sub_epi32(e, off), _mm256_setzero_si256());
+                let s = _mm256_add_epi64(g, _mm256_srli_epi64::<32>(g));
+                let t = _mm256_and_si256(
+                    _mm256_sub_epi64(s, _mm256_set1_epi64x(1)),
+                    _mm256_set1_epi64x(127),
+                );
+                Avx2(t).min(n)
+            }
+        }
+        #[inline(always)]
+        fn bits(m: Avx2Mask) -> u32 {
+            (unsafe { _mm256_movemask_pd(_mm256_castsi256_pd(m.0)) }) as u32
+        }
+    }
+
+    /// Eight lanes in a 512-bit AVX-512 register (F, CD, BW, DQ, VL).
+    #[derive(Clone, Copy)]
+    pub(crate) struct Avx512(__m512i);
+
+    // SAFETY (every `unsafe` block below): a value of this type exists only when the processor
+    // has AVX-512 F, CD, BW, DQ and VL (see the module head).
+    impl Vec64 for Avx512 {
+        const LANES: usize = 8;
+        type Mask = u8;
+        #[inline(always)]
+        unsafe fn splat(x: u64) -> Self {
+            Avx512(unsafe { _mm512_set1_epi64(x as i64) })
+        }
+        #[inline(always)]
+        unsafe fn load(a: &[u64; 8]) -> Self {
+            // SAFETY: `a` holds 8 readable values; the load is unaligned.
+            Avx512(unsafe { _mm512_loadu_si512(a.as_ptr() as *const __m512i) })
+        }
+        #[inline(always)]
+        fn store(self, a: &mut [u64; 8]) {
+            // SAFETY: `a` holds 8 writable values; the store is unaligned.
+            unsafe { _mm512_storeu_si512(a.as_mut_ptr() as *mut __m512i, self.0) }
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            Avx512(unsafe { _mm512_add_epi64(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            Avx512(unsafe { _mm512_sub_epi64(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn and(self, o: Self) -> Self {
+            Avx512(unsafe { _mm512_and_si512(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn or(self, o: Self) -> Self {
+            Avx512(unsafe { _mm512_or_si512(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn shr(self, s: Self) -> Self {
+            Avx512(unsafe { _mm512_srlv_epi64(self.0, s.0) })
+        }
+        #[inline(always)]
+        fn shl(self, s: Self) -> Self {
+            Avx512(unsafe { _mm512_sllv_epi64(self.0, s.0) })
+        }
+        #[inline(always)]
+        fn shr1(self) -> Self {
+            Avx512(unsafe { _mm512_srli_epi64::<1>(self.0) })
+        }
+        #[inline(always)]
+        fn eq(self, o: Self) -> u8 {
+            unsafe { _mm512_cmpeq_epi64_mask(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn lt(self, o: Self) -> u8 {
+            unsafe { _mm512_cmplt_epu64_mask(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn min(self, o: Self) -> Self {
+            Avx512(unsafe { _mm512_min_epu64(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn select(m: u8, t: Self, f: Self) -> Self {
+            Avx512(unsafe { _mm512_mask_blend_epi64(m, f.0, t.0) })
+        }
+        #[inline(always)]
+        fn keep(m: u8, x: Self) -> Self {
+            Avx512(unsafe { _mm512_maskz_mov_epi64(m, x.0) })
+        }
+        /// `64 - lzcnt(!x & (x - 1))`: the bits below the lowest set one, counted.
+        #[inline(always)]
+        fn tz_min(self, n: Self) -> Self {
+            unsafe {
+                let x = self.0;
+                let below = _mm512_andnot_si512(x, _mm512_sub_epi64(x, _mm512_set1_epi64(1)));
+                let tz = _mm512_sub_epi64(_mm512_set1_epi64(64), _mm512_lzcnt_epi64(below));
+                Avx512(_mm512_min_epu64(tz, n.0))
+            }
+        }
+        #[inline(always)]
+        fn bits(m: u8) -> u32 {
+            u32::from(m)
+        }
+    }
+}
