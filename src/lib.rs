@@ -65,6 +65,7 @@ pub mod bench;
 pub mod card;
 pub mod cli;
 pub mod deal;
+pub mod discover;
 pub mod dist;
 pub mod engine;
 pub mod library;

@@ -6,6 +6,7 @@ mod assemble_report;
 mod bench;
 mod catalogue;
 mod cluster;
+mod discover;
 mod extend;
 mod family;
 mod find_pieces;
@@ -71,6 +72,8 @@ enum Command {
     Catalogue(catalogue::Args),
     /// Rerun the command recorded in result files and check that their facts come out the same.
     Reproduce(reproduce::Args),
+    /// Find balanced non-terminating cycles of a deck automatically (the ansatz route in stages).
+    Discover(discover::Args),
 }
 
 /// Runs the command line and maps errors to exit codes. A broken pipe is not an error.
@@ -94,6 +97,7 @@ pub fn main() -> ExitCode {
         Command::Merge(a) => merge::run(a),
         Command::Catalogue(a) => catalogue::run(a),
         Command::Reproduce(a) => reproduce::run(a),
+        Command::Discover(a) => discover::run(a),
     };
     match result {
         Ok(code) => code,
