@@ -16,6 +16,7 @@
 //! | [`ansatz`] | templates, the exact enumeration of pieces, piece classes, mutation |
 //! | [`library`] | piece-library files, enumeration checkpoints, atomic writes |
 //! | [`assemble`] | decks built from pieces, their cycles and balanced deals; the catalogue |
+//! | [`discover`] | balanced cycles found automatically on any deck: frame, filter, head sweep, censuses, balance |
 //! | [`search`] | random and exhaustive search, statistics, plots, checkpoints |
 //! | [`dist`] | job-array shards and cluster runs (timely-dataflow) |
 //! | [`bench`](mod@bench) | the engine benchmark behind `ansatz bench` |
@@ -28,6 +29,7 @@
 //!
 //! ```text
 //! cli                                   the face: clap → validated config → library call → print
+//! discover                              the ansatz route automated: heads → accumulators → censuses → balance
 //! reproduce    assemble                 rerun checks; decks from pieces → balanced cycles
 //!              ansatz      search       templates, pieces, mutation; random and exhaustive search
 //!              dist                     job-array shards and clusters (used by the pipelines)

@@ -1,4 +1,4 @@
-//! The checkpoint of a discovery: one JSON file per finished step (the filter, the head sweep,
+//! The checkpoint of a discovery: one JSON file per finished step (the filter, each row of heads,
 //! each census, the families) in a folder named by the run's fingerprint, each written atomically,
 //! so that `--resume` after an interruption redoes at most the step that was under way.
 

@@ -289,31 +289,39 @@ pub fn run(
         let t = Instant::now();
         let all = heads::heads(&df, &scope.heads);
         obs.start("heads", all.len() as u64, "heads");
-        let done: Vec<HeadDone> = match ckpt.load("heads") {
-            Some(h) => {
-                obs.advance(all.len() as u64);
-                h
-            }
-            None => {
-                use rayon::prelude::*;
-                let h: Vec<HeadDone> = all
-                    .par_iter()
-                    .map(|head| {
-                        let d = heads::sweep_one(
-                            &df,
-                            &scope.heads,
-                            filter_text.as_deref(),
-                            head,
-                            threshold,
-                        );
-                        obs.advance(1);
-                        d
-                    })
-                    .collect();
-                ckpt.save("heads", &h)?;
-                h
-            }
-        };
+        // One checkpoint step per row of heads (one face kind and one a), so that a resume
+        // redoes at most one row.
+        let row = scope.heads.max_around + 1;
+        let mut done: Vec<HeadDone> = Vec::with_capacity(all.len());
+        for (r, chunk) in all.chunks(row).enumerate() {
+            let name = format!("heads-{r}");
+            let rows: Vec<HeadDone> = match ckpt.load::<Vec<HeadDone>>(&name) {
+                Some(h) if h.len() == chunk.len() => {
+                    obs.advance(chunk.len() as u64);
+                    h
+                }
+                _ => {
+                    use rayon::prelude::*;
+                    let h: Vec<HeadDone> = chunk
+                        .par_iter()
+                        .map(|head| {
+                            let d = heads::sweep_one(
+                                &df,
+                                &scope.heads,
+                                filter_text.as_deref(),
+                                head,
+                                threshold,
+                            );
+                            obs.advance(1);
+                            d
+                        })
+                        .collect();
+                    ckpt.save(&name, &h)?;
+                    h
+                }
+            };
+            done.extend(rows);
+        }
         let mut by_shape: BTreeMap<String, Accumulator> = BTreeMap::new();
         for h in &done {
             for (piece, acc) in &h.accumulators {
