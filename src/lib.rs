@@ -16,6 +16,7 @@
 //! | [`ansatz`] | templates, the exact enumeration of pieces, piece classes, mutation |
 //! | [`library`] | piece-library files, enumeration checkpoints, atomic writes |
 //! | [`assemble`] | decks built from pieces, their cycles and balanced deals; the catalogue |
+//! | [`discover`] | balanced cycles found automatically on any deck: frame, filter, head sweep, censuses, balance |
 //! | [`search`] | random and exhaustive search, statistics, plots, checkpoints |
 //! | [`picture`] | pictures: a game's hand sizes, a family as a graph (DOT, SVG), the catalogue as an HTML page |
 //! | [`dist`] | job-array shards and cluster runs (timely-dataflow) |
@@ -31,6 +32,7 @@
 //! ```text
 //! cli                                   the face: clap → validated config → library call → print
 //! picture                               games, families and the catalogue drawn (SVG, PNG, DOT, HTML)
+//! discover                              the ansatz route automated: heads → accumulators → censuses → balance
 //! reproduce    assemble                 rerun checks; decks from pieces → balanced cycles
 //!              ansatz      search       templates, pieces, mutation; random and exhaustive search
 //!              dist                     job-array shards and clusters (used by the pipelines)
@@ -69,6 +71,7 @@ pub mod bench;
 pub mod card;
 pub mod cli;
 pub mod deal;
+pub mod discover;
 pub mod dist;
 pub mod engine;
 pub mod library;

@@ -9,6 +9,8 @@ mod beatit;
 /// The catalogue of balanced cycles over result files.
 mod catalogue;
 mod common;
+/// Discovery: small decks end to end, the head route, thread counts, resume, bad input.
+mod discover;
 /// Distribution: job-array shards and `merge`, clusters on timely-dataflow (3 processes on loopback).
 mod dist;
 /// Engines: known answers from tests/data, fast vs reference property tests, notation round trips.

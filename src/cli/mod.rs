@@ -7,6 +7,7 @@ mod beat_it;
 mod bench;
 mod catalogue;
 mod cluster;
+mod discover;
 mod extend;
 mod family;
 mod find_pieces;
@@ -75,6 +76,8 @@ enum Command {
     Reproduce(reproduce::Args),
     /// Beat It or Eat It (Taylor, 1993): solve positions, the census of layouts, play.
     BeatIt(beat_it::Args),
+    /// Find balanced non-terminating cycles of a deck automatically (the ansatz route in stages).
+    Discover(discover::Args),
 }
 
 /// Runs the command line and maps errors to exit codes. A broken pipe is not an error.
@@ -99,6 +102,7 @@ pub fn main() -> ExitCode {
         Command::Catalogue(a) => catalogue::run(a),
         Command::Reproduce(a) => reproduce::run(a),
         Command::BeatIt(a) => beat_it::run(a),
+        Command::Discover(a) => discover::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,492 @@
+//! `ansatz discover`: balanced cycles found automatically on any deck, by the ansatz route in
+//! stages, one per file: [`frame`] (the frame from the deck's face kinds), [`heads`] (the filter
+//! and the head sweep: pieces and their accumulation), [`census`] (every deck around each
+//! accumulator shape), [`balance`] (families by backward play, mirror pairs, replay). Each step's
+//! result goes to a [`checkpoint`], so an interrupted run resumes to the same answer; every step
+//! merges its parallel work in a fixed order, so the answer does not depend on the thread count.
+
+pub mod balance;
+pub mod census;
+pub mod checkpoint;
+pub mod frame;
+pub mod heads;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::assemble::CycleHit;
+use crate::assemble::records::FamilyDone;
+use crate::backward::closure::Config as ClosureConfig;
+use crate::card::DeckSpec;
+use balance::BalancedCycle;
+use census::CensusDone;
+use checkpoint::Checkpoint;
+use frame::DeckFrame;
+use heads::{FilterDone, HeadDone, HeadScope};
+
+/// Why a discovery cannot run or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum DiscoverError {
+    #[error("deck {0} holds {1} cards; discovery handles at most 52")]
+    DeckTooLarge(String, usize),
+    #[error("deck {0} has no penalty cards (J, Q, K, A): every game ends")]
+    NoPenaltyCards(String),
+    #[error("deck {0} holds {1} cards, an odd number: no deal is balanced")]
+    OddDeck(String, usize),
+    #[error(
+        "deck {0} has no frame: it needs at least 2 cards of its lowest face kind (the separators), another face kind for the pieces, and 2 number cards"
+    )]
+    NoFrame(String),
+    #[error("no checkpoint to resume: {0}")]
+    NoCheckpoint(String),
+    #[error("the checkpoint {0}")]
+    Checkpoint(String),
+    #[error("a balanced deal failed its replay with the reference engine: {0}")]
+    Replay(String),
+    #[error("stopped after {0} censuses (as an interruption would); finish with --resume")]
+    Stopped(usize),
+}
+
+/// How much a discovery searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scope {
+    pub name: &'static str,
+    pub heads: HeadScope,
+    /// An accumulator brings the other hand within this many cards of half the deck.
+    pub accumulation_margin: u8,
+    /// Decks of at most this many arrangements of the frame are searched whole instead.
+    pub whole_frame_limit: u64,
+}
+
+impl Scope {
+    /// `--quick`: heads of at most 12 number cards either side, TEST of at most 12 cards.
+    pub const QUICK: Scope = Scope {
+        name: "quick",
+        heads: HeadScope {
+            max_around: 12,
+            max_len: 12,
+            max_faces: 7,
+            filter_len: 13,
+            filter_faces: 4,
+        },
+        accumulation_margin: 4,
+        whole_frame_limit: 200_000_000,
+    };
+    /// The default: heads of at most 16 number cards either side, TEST of at most 14 cards (the
+    /// hand-run sweep of `scripts/head-sweep.sh`).
+    pub const DEFAULT: Scope = Scope {
+        name: "default",
+        heads: HeadScope {
+            max_around: 16,
+            max_len: 14,
+            max_faces: 7,
+            filter_len: 13,
+            filter_faces: 4,
+        },
+        accumulation_margin: 4,
+        whole_frame_limit: 200_000_000,
+    };
+}
+
+/// A validated discovery.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub deck: DeckSpec,
+    pub scope: Scope,
+    /// Most positions of one family's backward closure.
+    pub max_positions: u64,
+    /// Stop after this many censuses, as an interruption would (for testing resume).
+    pub stop_after_censuses: Option<usize>,
+}
+
+/// What one stage did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StageReport {
+    pub name: String,
+    /// Work done, in `unit`s (candidates, decks, families).
+    pub work: u64,
+    pub unit: String,
+    /// Distinct cycles known after the stage, and how many have balanced deals.
+    pub cycles: u64,
+    pub balanced_cycles: u64,
+    /// Cycles by reach (the most cards the smaller hand holds in the family), once known.
+    pub reach_histogram: BTreeMap<u8, u64>,
+    /// What the stage found, in words.
+    pub summary: String,
+    pub seconds: f64,
+}
+
+/// An accumulator shape and where it came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Accumulator {
+    pub shape: String,
+    pub accumulation: u8,
+    /// The first head and piece that gave it.
+    pub head: String,
+    pub piece: String,
+}
+
+/// A discovery's answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Discovery {
+    pub deck: String,
+    pub scope: String,
+    pub frame: String,
+    pub filter: Option<String>,
+    pub accumulation_threshold: u8,
+    pub accumulators: Vec<Accumulator>,
+    pub censuses: Vec<CensusSummary>,
+    pub reach_histogram: BTreeMap<u8, u64>,
+    pub balanced_cycles: Vec<BalancedCycle>,
+    pub stages: Vec<StageReport>,
+}
+
+/// One census, without its cycles.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CensusSummary {
+    pub shape: String,
+    pub decks: u64,
+    pub non_terminating: u64,
+    pub cycles: u64,
+    pub skipped: Option<String>,
+}
+
+/// What a discovery tells its caller as it goes (progress bars at the edge).
+pub trait Observer: Sync {
+    /// A stage starts with `total` units of work.
+    fn start(&self, stage: &str, total: u64, unit: &str);
+    fn advance(&self, n: u64);
+    fn finish(&self, report: &StageReport);
+}
+
+/// An observer that ignores everything.
+pub struct Silent;
+
+impl Observer for Silent {
+    fn start(&self, _: &str, _: u64, _: &str) {}
+    fn advance(&self, _: u64) {}
+    fn finish(&self, _: &StageReport) {}
+}
+
+impl Config {
+    /// Names the run in its checkpoint: a checkpoint is resumed only by the same run.
+    pub fn fingerprint(&self) -> String {
+        format!(
+            "discover v1 deck={} scope={:?} max_positions={}",
+            self.deck, self.scope, self.max_positions
+        )
+    }
+}
+
+/// Arrangements of the cards a frame leaves (a multinomial), saturating.
+fn whole_frame_decks(df: &DeckFrame) -> u64 {
+    let Some(budget) = df.frame.budget(df.k) else {
+        return 0;
+    };
+    let mut counts: Vec<u128> = budget.iter().map(|&c| c as u128).collect();
+    counts[df.separator as usize] += (df.k - 1) as u128;
+    let mut n = 0u128;
+    let mut ways = 1u128;
+    for c in counts {
+        for i in 1..=c {
+            n += 1;
+            ways = match ways.checked_mul(n) {
+                Some(w) => w / i,
+                None => return u64::MAX,
+            };
+        }
+    }
+    u64::try_from(ways).unwrap_or(u64::MAX)
+}
+
+/// Runs a discovery on the current rayon pool, with its checkpoint in `work` (resumed with
+/// `resume`).
+pub fn run(
+    config: &Config,
+    work: &Path,
+    resume: bool,
+    obs: &dyn Observer,
+) -> Result<Discovery, DiscoverError> {
+    let df = frame::derive(config.deck)?;
+    let ckpt = Checkpoint::open(work, &config.fingerprint(), resume)?;
+    let scope = config.scope;
+    let half = (config.deck.total() / 2) as u8;
+    let threshold = half.saturating_sub(scope.accumulation_margin);
+    let mut stages = Vec::new();
+    let report = |name: &str, work: u64, unit: &str, summary: String, t: Instant| StageReport {
+        name: name.into(),
+        work,
+        unit: unit.into(),
+        cycles: 0,
+        balanced_cycles: 0,
+        reach_histogram: BTreeMap::new(),
+        summary,
+        seconds: t.elapsed().as_secs_f64(),
+    };
+
+    // Stage 1: the frame.
+    let t = Instant::now();
+    obs.start("frame", 1, "decks");
+    let whole = whole_frame_decks(&df);
+    let by_shapes = df.k >= 2 && whole > scope.whole_frame_limit;
+    let r = report(
+        "frame",
+        1,
+        "decks",
+        format!(
+            "{} (separator {}, pieces of number cards and {}); {} arrangements of the frame: {}",
+            df.display(),
+            crate::card::symbol(df.separator),
+            df.faces_text(),
+            whole,
+            if by_shapes {
+                "census around accumulator shapes"
+            } else {
+                "census of every deck"
+            }
+        ),
+        t,
+    );
+    obs.finish(&r);
+    stages.push(r);
+
+    let mut filter_text = None;
+    let mut accumulators: Vec<Accumulator> = Vec::new();
+    let mut shapes: Vec<String> = Vec::new();
+    if by_shapes {
+        // Stage 2: the filter.
+        let t = Instant::now();
+        obs.start("filter", 1, "templates");
+        let f: FilterDone = match ckpt.load("filter") {
+            Some(f) => f,
+            None => {
+                let f = heads::filter(&df, &scope.heads);
+                ckpt.save("filter", &f)?;
+                f
+            }
+        };
+        obs.advance(1);
+        let r = report(
+            "filter",
+            f.candidates,
+            "candidates",
+            format!(
+                "{}: {} pieces; filter {}",
+                f.template,
+                f.pieces,
+                f.filter.as_deref().unwrap_or("none")
+            ),
+            t,
+        );
+        obs.finish(&r);
+        stages.push(r);
+        filter_text = f.filter.clone();
+
+        // Stage 3: the head sweep.
+        let t = Instant::now();
+        let all = heads::heads(&df, &scope.heads);
+        obs.start("heads", all.len() as u64, "heads");
+        // One checkpoint step per row of heads (one face kind and one a), so that a resume
+        // redoes at most one row.
+        let row = scope.heads.max_around + 1;
+        let mut done: Vec<HeadDone> = Vec::with_capacity(all.len());
+        for (r, chunk) in all.chunks(row).enumerate() {
+            let name = format!("heads-{r}");
+            let rows: Vec<HeadDone> = match ckpt.load::<Vec<HeadDone>>(&name) {
+                Some(h) if h.len() == chunk.len() => {
+                    obs.advance(chunk.len() as u64);
+                    h
+                }
+                _ => {
+                    use rayon::prelude::*;
+                    let h: Vec<HeadDone> = chunk
+                        .par_iter()
+                        .map(|head| {
+                            let d = heads::sweep_one(
+                                &df,
+                                &scope.heads,
+                                filter_text.as_deref(),
+                                head,
+                                threshold,
+                            );
+                            obs.advance(1);
+                            d
+                        })
+                        .collect();
+                    ckpt.save(&name, &h)?;
+                    h
+                }
+            };
+            done.extend(rows);
+        }
+        let mut by_shape: BTreeMap<String, Accumulator> = BTreeMap::new();
+        for h in &done {
+            for (piece, acc) in &h.accumulators {
+                let shape = heads::shape_of(&h.head, piece);
+                let e = by_shape.entry(shape.clone()).or_insert(Accumulator {
+                    shape,
+                    accumulation: *acc,
+                    head: h.head.clone(),
+                    piece: piece.clone(),
+                });
+                e.accumulation = e.accumulation.max(*acc);
+            }
+        }
+        accumulators = by_shape.into_values().collect();
+        shapes = accumulators.iter().map(|a| a.shape.clone()).collect();
+        let with_pieces = done.iter().filter(|h| h.pieces > 0).count();
+        let too_large = done.iter().filter(|h| h.too_large).count();
+        let mut acc_hist: BTreeMap<u8, u64> = BTreeMap::new();
+        for h in done.iter().filter(|h| h.pieces > 0) {
+            *acc_hist.entry(h.accumulation).or_default() += 1;
+        }
+        let r = report(
+            "heads",
+            done.iter().map(|h| h.candidates).sum(),
+            "candidates",
+            format!(
+                "{} heads ({} too large), {} with pieces; heads by accumulation {:?}; {} accumulator shapes (accumulation >= {threshold})",
+                done.len(),
+                too_large,
+                with_pieces,
+                acc_hist,
+                shapes.len()
+            ),
+            t,
+        );
+        obs.finish(&r);
+        stages.push(r);
+    } else {
+        shapes.push("*".into());
+    }
+
+    // Stage 4: the censuses.
+    let t = Instant::now();
+    let total: u64 = shapes
+        .iter()
+        .map(|s| {
+            if s == "*" {
+                whole
+            } else {
+                census::size(&df, s)
+            }
+        })
+        .sum();
+    obs.start("census", total, "decks");
+    let mut censuses: Vec<CensusDone> = Vec::new();
+    let mut ran = 0usize;
+    for (i, shape) in shapes.iter().enumerate() {
+        let name = format!("census-{i}");
+        if let Some(c) = ckpt.load::<CensusDone>(&name)
+            && &c.shape == shape
+        {
+            obs.advance(c.decks);
+            censuses.push(c);
+            continue;
+        }
+        if config.stop_after_censuses.is_some_and(|n| ran >= n) {
+            return Err(DiscoverError::Stopped(ran));
+        }
+        let c = if shape == "*" {
+            census::every_deck(&df, &|n| obs.advance(n))
+        } else {
+            census::around(&df, shape, &|n| obs.advance(n))
+        };
+        ckpt.save(&name, &c)?;
+        ran += 1;
+        censuses.push(c);
+    }
+    // Distinct cycles, each with the first census (in shape order) that reached it.
+    let mut cycles: BTreeMap<u128, (CycleHit, String)> = BTreeMap::new();
+    for c in &censuses {
+        for h in &c.cycles {
+            cycles
+                .entry(h.cycle_key)
+                .or_insert_with(|| (h.clone(), c.shape.clone()));
+        }
+    }
+    let mut r = report(
+        "census",
+        censuses.iter().map(|c| c.decks).sum(),
+        "decks",
+        format!(
+            "{} censuses, {} decks never end, {} distinct cycles",
+            censuses.len(),
+            censuses.iter().map(|c| c.non_terminating).sum::<u64>(),
+            cycles.len()
+        ),
+        t,
+    );
+    r.cycles = cycles.len() as u64;
+    obs.finish(&r);
+    stages.push(r);
+
+    // Stage 5: balance.
+    let t = Instant::now();
+    let list: Vec<(CycleHit, String)> = cycles.into_values().collect();
+    obs.start("balance", list.len() as u64, "families");
+    let fams: Vec<FamilyDone> = match ckpt.load::<Vec<FamilyDone>>("families") {
+        Some(f) if f.len() == list.len() => {
+            obs.advance(f.len() as u64);
+            f
+        }
+        _ => {
+            let hits: Vec<CycleHit> = list.iter().map(|(h, _)| h.clone()).collect();
+            let cfg = ClosureConfig {
+                max_positions: config.max_positions,
+                ..ClosureConfig::default()
+            };
+            let f = balance::families(&df, &hits, &cfg, &|n| obs.advance(n));
+            ckpt.save("families", &f)?;
+            f
+        }
+    };
+    let mut reach_histogram: BTreeMap<u8, u64> = BTreeMap::new();
+    for f in &fams {
+        *reach_histogram.entry(f.reach).or_default() += 1;
+    }
+    let balanced = balance::balanced(&df, &list, &fams)?;
+    let deals: usize = balanced.iter().map(|b| b.balanced.len()).sum();
+    let mut r = report(
+        "balance",
+        fams.len() as u64,
+        "families",
+        format!(
+            "{} cycles with balanced deals ({} up to exchanging the players), {deals} deals, each replayed with the reference engine",
+            fams.iter().filter(|f| !f.balanced.is_empty()).count(),
+            balanced.len()
+        ),
+        t,
+    );
+    r.cycles = fams.len() as u64;
+    r.balanced_cycles = balanced.len() as u64;
+    r.reach_histogram = reach_histogram.clone();
+    obs.finish(&r);
+    stages.push(r);
+    ckpt.remove();
+
+    Ok(Discovery {
+        deck: config.deck.to_string(),
+        scope: scope.name.into(),
+        frame: df.display(),
+        filter: filter_text,
+        accumulation_threshold: threshold,
+        accumulators,
+        censuses: censuses
+            .iter()
+            .map(|c| CensusSummary {
+                shape: c.shape.clone(),
+                decks: c.decks,
+                non_terminating: c.non_terminating,
+                cycles: c.cycles.len() as u64,
+                skipped: c.skipped.clone(),
+            })
+            .collect(),
+        reach_histogram,
+        balanced_cycles: balanced,
+        stages,
+    })
+}

@@ -1,0 +1,213 @@
+//! `ansatz discover`: small decks end to end, the head route on a small deck, the same answer for
+//! any thread count, resume after an interruption, bad input, and (ignored: minutes) the standard
+//! deck's quick scope against the committed catalogue.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use ansatz::card::DeckSpec;
+use ansatz::discover::heads::HeadScope;
+use ansatz::discover::{Config, DiscoverError, Discovery, Scope, Silent, run};
+use serde_json::Value;
+
+use crate::common::ansatz;
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ansatz-discover-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// A scope small enough for tests that goes through the head route (never the whole frame).
+const SMALL_HEADS: Scope = Scope {
+    name: "test",
+    heads: HeadScope {
+        max_around: 3,
+        max_len: 7,
+        max_faces: 4,
+        filter_len: 8,
+        filter_faces: 3,
+    },
+    accumulation_margin: 4,
+    whole_frame_limit: 0,
+};
+
+fn config(deck: &str, scope: Scope) -> Config {
+    Config {
+        deck: deck.parse::<DeckSpec>().unwrap(),
+        scope,
+        max_positions: 1_000_000,
+        stop_after_censuses: None,
+    }
+}
+
+fn discover(c: &Config, threads: usize, name: &str) -> Discovery {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let mut d = pool.install(|| run(c, &dir(name), false, &Silent)).unwrap();
+    for s in &mut d.stages {
+        s.seconds = 0.0;
+    }
+    d
+}
+
+#[test]
+fn a_small_deck_end_to_end_in_seconds() {
+    let out = dir("small-cli");
+    let o = ansatz(&[
+        "discover",
+        "--deck",
+        "8-2J2Q2K2A",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let cycles = v["balanced_cycles"].as_array().unwrap();
+    assert!(!cycles.is_empty());
+    let names: Vec<&str> = v["stages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["frame", "census", "balance"]);
+    // Every deal is a balanced deal of the deck whose game reaches the cycle listed (checked
+    // here again with the reference engine, independently of the stage that replayed it).
+    for c in cycles {
+        let id = c["cycle_id"].as_str().unwrap();
+        assert_eq!(c["found_by"], "ansatz");
+        assert_eq!(c["reach"], 8);
+        for deal in c["balanced"].as_array().unwrap() {
+            let p = ansatz::position::Position::parse(
+                deal.as_str().unwrap(),
+                ansatz::notation::Notation::Dash,
+            )
+            .unwrap();
+            assert!(p.is_balanced());
+            assert_eq!(p.deck(), "8-2J2Q2K2A".parse::<DeckSpec>().unwrap());
+            match ansatz::engine::reference::play(&p) {
+                ansatz::engine::Outcome::Cycle(info) => assert_eq!(info.cycle_id.to_string(), id),
+                other => panic!("{deal} ends: {other:?}"),
+            }
+        }
+    }
+    for f in v["files"].as_array().unwrap() {
+        assert!(PathBuf::from(f.as_str().unwrap()).exists());
+    }
+    let _ = std::fs::remove_dir_all(out);
+}
+
+#[test]
+fn the_head_route_on_a_small_deck_is_the_same_for_any_thread_count() {
+    let c = config("12-4J2Q2K2A", SMALL_HEADS);
+    let one = discover(&c, 1, "heads-1");
+    let two = discover(&c, 3, "heads-3");
+    assert_eq!(one, two);
+    let names: Vec<&str> = one.stages.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["frame", "filter", "heads", "census", "balance"]);
+    assert!(one.filter.is_some());
+    // (This scope finds 4 accumulator shapes on this deck, and 48 cycles around them.)
+    assert!(!one.accumulators.is_empty());
+    assert!(one.censuses.iter().map(|c| c.cycles).sum::<u64>() > 0);
+    // Every census is around an accumulator shape, and every balanced cycle comes from one.
+    let shapes: BTreeSet<&str> = one.accumulators.iter().map(|a| a.shape.as_str()).collect();
+    assert_eq!(one.censuses.len(), shapes.len());
+    for b in &one.balanced_cycles {
+        assert!(shapes.contains(b.census.as_str()));
+    }
+}
+
+#[test]
+fn resume_after_an_interruption_gives_the_same_answer() {
+    let c = config("12-4J2Q2K2A", SMALL_HEADS);
+    let whole = discover(&c, 2, "resume-whole");
+    let work = dir("resume");
+    let stop = Config {
+        stop_after_censuses: Some(1),
+        ..c.clone()
+    };
+    match run(&stop, &work, false, &Silent) {
+        Err(DiscoverError::Stopped(1)) => {}
+        other => panic!("expected a stop after one census, got {other:?}"),
+    }
+    assert!(matches!(
+        run(&c, &dir("no-checkpoint"), true, &Silent),
+        Err(DiscoverError::NoCheckpoint(_))
+    ));
+    let mut resumed = run(&c, &work, true, &Silent).unwrap();
+    for s in &mut resumed.stages {
+        s.seconds = 0.0;
+    }
+    assert_eq!(resumed, whole);
+}
+
+#[test]
+fn bad_decks_exit_2() {
+    for (deck, says) in [
+        ("bogus", "deck spec"),
+        ("20-", "no penalty cards"),
+        ("15-4J4Q4K4A", "odd number"),
+        ("10-4J", "no frame"),
+        ("40-4J4Q4K4A", "at most 52"),
+    ] {
+        let o = ansatz(&["discover", "--deck", deck, "-q"]);
+        assert_eq!(o.status.code(), Some(2), "{deck}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says), "{deck}: {err}");
+    }
+    let o = ansatz(&[
+        "discover",
+        "--deck",
+        "8-2J2Q2K2A",
+        "--resume",
+        "--out",
+        dir("none").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// The quick scope on the standard deck against the committed catalogue (a few minutes on 2
+/// cores: `cargo test --release discover -- --ignored`).
+#[test]
+#[ignore]
+fn the_quick_scope_finds_known_cycles_of_the_standard_deck() {
+    let d = discover(&config("standard", Scope::QUICK), 2, "quick");
+    let catalogue = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("results/balanced/balanced-cycles.jsonl"),
+    )
+    .unwrap();
+    let mut known = BTreeSet::new();
+    for line in catalogue.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        if let Some(c) = v.get("cycle") {
+            let pair = [
+                c["cycle_id"].as_str().unwrap(),
+                c["mirror_cycle_id"].as_str().unwrap(),
+            ];
+            known.insert((
+                pair[0].min(pair[1]).to_string(),
+                pair[0].max(pair[1]).to_string(),
+            ));
+        }
+    }
+    let found: BTreeSet<(String, String)> = d
+        .balanced_cycles
+        .iter()
+        .map(|b| {
+            let (a, m) = (b.cycle_id.clone(), b.mirror_cycle_id.clone());
+            (a.clone().min(m.clone()), a.max(m))
+        })
+        .collect();
+    let hits = found.intersection(&known).count();
+    assert!(hits >= 8, "{hits} of the catalogue's cycles");
+    assert!(d.balanced_cycles.iter().any(|b| b.period == 31 && known.iter().any(|k| k.0 == b.cycle_id || k.1 == b.cycle_id)));
+}
