@@ -664,6 +664,7 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
     };
     let began = Instant::now();
     let (deals, work) = cfg.plan().map_err(|e| BadInput(e.to_string()))?;
+    let kind = split::exhaustive_kind(&cfg, &work);
     // Distribution (`--shard`, `--hosts`): without those flags this is the single-process run.
     let mode = a.run.dist.mode()?;
     let shard = mode.shard();
@@ -719,7 +720,9 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
             &stem,
             s,
             "search-exhaustive",
-            &cfg,
+            // The wide form's units are tasks, not rank ranges: its shards must not merge with
+            // shards of the same deck written before.
+            &(&cfg, kind),
             &ctx,
             &(stats.clone(), seconds, threads),
             json!({"deals": stats.deals, "cycles": stats.cycles}),

@@ -186,6 +186,17 @@ pub fn random_cluster(
     )
 }
 
+/// The checkpoint kind of an exhaustive search. Prefix sharing past
+/// [`NARROW_CARDS`](super::exhaustive::NARROW_CARDS) splits into tasks, where earlier builds played
+/// such decks deal by deal over rank ranges: a distinct kind keeps an old checkpoint or shard of
+/// such a deck from being resumed or merged into the new units.
+pub fn exhaustive_kind(cfg: &ExhaustiveConfig, work: &Work) -> &'static str {
+    match work {
+        Work::Tasks(_) if cfg.deck.total() > super::exhaustive::NARROW_CARDS => "exhaustive-wide",
+        _ => "exhaustive",
+    }
+}
+
 /// An exhaustive search on this machine (run it inside the rayon pool): the units `shard` owns,
 /// in parallel, resumed from and saved to the checkpoint at `ckpt`.
 pub fn exhaustive_local(
@@ -196,7 +207,8 @@ pub fn exhaustive_local(
     resume: bool,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<ExhaustiveStats, SplitError> {
-    let mut saver = Checkpointer::new(ckpt, "exhaustive", cfg.clone(), work.units());
+    let kind = exhaustive_kind(cfg, work);
+    let mut saver = Checkpointer::new(ckpt, kind, cfg.clone(), work.units());
     let start = saver.load(resume)?;
     let head = shard.is_none_or(|s| s.index == 0);
     exhaustive_run::run(
@@ -226,7 +238,7 @@ pub fn exhaustive_cluster(
         Work::Tasks(p) => p.head.clone(),
         Work::Ranks { .. } => ExhaustiveStats::new(cfg.players),
     };
-    let saver = Checkpointer::new(ckpt, "exhaustive", cfg.clone(), total);
+    let saver = Checkpointer::new(ckpt, exhaustive_kind(cfg, &work), cfg.clone(), total);
     let fingerprint = job("search exhaustive", cfg, cluster);
     let (c1, players, work) = (Arc::new(cfg.clone()), cfg.players, Arc::new(work));
     cluster_run(
