@@ -17,6 +17,7 @@ use crate::beatit::graph::Graph;
 use crate::beatit::line::{best_move, line_names, principal_line};
 use crate::beatit::{State, Value, Values};
 use crate::library::atomic::write_atomic;
+use crate::provenance::Run;
 use crate::rng::SplitMix64;
 
 /// Beat It or Eat It: exact values of positions, the census of layouts, a game against perfect play.
@@ -78,7 +79,8 @@ Examples:
 
 Solves every position of the suit length at once (retrograde analysis, 2 bytes a position,
 3^(2n-1)(2n+3) positions: n = 8 takes 0.55 GB plus its queue), then reads the 2^n layouts.
-With --out, writes DIR/beat-it-N.json (the JSON printed by --json).")]
+With --out, writes DIR/beat-it-N.json: the JSON printed by --json plus its `run` (command,
+version, seconds, machine), which `ansatz reproduce` checks.")]
 struct CensusArgs {
     /// The suit length n (1..=9).
     #[arg(long, value_name = "N")]
@@ -209,7 +211,6 @@ fn census_json(c: &Census) -> Json {
             "slots": c.table.slots, "valid": c.table.positions, "wins": c.table.wins,
             "losses": c.table.losses, "draws": c.table.draws, "max_plies": c.table.max_plies,
         },
-        "command": format!("ansatz beat-it census --suit {} --json", c.suit),
         "results": results,
     })
 }
@@ -222,6 +223,7 @@ fn run_census(a: CensusArgs) -> Result<ExitCode> {
         ))
         .into());
     }
+    let started = std::time::Instant::now();
     let pb = progress::bar(1, "steps", a.quiet || a.json);
     let c = census(a.suit, &mut |done, total| {
         pb.set_length(total);
@@ -231,7 +233,17 @@ fn run_census(a: CensusArgs) -> Result<ExitCode> {
     let v = census_json(&c);
     if let Some(dir) = &a.out {
         let path = dir.join(format!("beat-it-{}.json", a.suit));
-        let mut text = serde_json::to_string_pretty(&v)?;
+        // The file carries its provenance (`ansatz reproduce` reruns the command and compares
+        // everything else).
+        let command = format!(
+            "ansatz beat-it census --suit {} --out {}",
+            a.suit,
+            dir.display()
+        );
+        let run = Run::here(command, 1, started.elapsed().as_secs_f64());
+        let mut file = v.clone();
+        file["run"] = run.to_json();
+        let mut text = serde_json::to_string_pretty(&file)?;
         text.push('\n');
         write_atomic(&path, text.as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
