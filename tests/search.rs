@@ -397,8 +397,8 @@ fn bad_input_exits_2() {
     }
 }
 
-/// With AVX-512 two-player random deals are played in the 64-card lanes; `ANSATZ_ISA=avx2` plays
-/// them one by one. The statistics are the same either way, and `ansatz bench --engine lanes`
+/// Two-player random deals are played in the 64-card lanes of the processor's widest ISA;
+/// `ANSATZ_ISA=avx2` plays them in the AVX2 lanes. The statistics are the same either way, and `ansatz bench --engine lanes`
 /// plays the same games as the bitboard engine.
 #[test]
 fn random_answer_does_not_depend_on_the_isa() {
@@ -409,6 +409,7 @@ fn random_answer_does_not_depend_on_the_isa() {
             "games_per_second_per_thread",
             "cards_per_second",
             "engine",
+            "isa",
         ];
         json_with_isa(isa, &[args, &["--json", "--quiet"]].concat(), &rates)
     };

@@ -114,7 +114,7 @@ mod tests {
         assert_eq!((c.k, c.faces_text()), (3, "QK".into()));
         let s = derive("16-2J2Q2K2A".parse().unwrap()).unwrap();
         assert_eq!((s.k, s.prefix_text(true)), (1, String::new()));
-        let q = derive("10-3Q2K".parse().unwrap()).unwrap();
+        let q = derive("11-3Q2K".parse().unwrap()).unwrap();
         assert_eq!((q.separator, q.k, q.faces_text()), (2, 2, "K".into()));
     }
 
