@@ -4,6 +4,7 @@
 use ansatz::card::DeckSpec;
 use ansatz::engine::multi::{self, MultiOutcome, MultiPosition};
 use ansatz::engine::{Outcome, reference};
+use ansatz::notation::Notation;
 use ansatz::position::Position;
 use ansatz::search::checkpoint;
 use ansatz::search::exhaustive::{
@@ -508,4 +509,72 @@ proptest! {
         let all = deal_count(&d).unwrap();
         prop_assert_eq!(planned(&d, cut, lanes, extra), naive_split(&d, 2, extra, 0..all));
     }
+}
+
+/// Every row of Paulhus's Table 1 that runs in seconds, against the search; the larger ones are
+/// pinned through the census file (`census_rows_hold_paulhus_counts_and_replay`).
+#[test]
+fn paulhus_table_1_small_rows() {
+    let rows = paulhus_rows();
+    assert_eq!(rows.len(), 10);
+    for (n, want) in rows.into_iter().filter(|&(n, _)| n <= 10) {
+        let d = deck(&format!("{n}-2J2Q2K2A"));
+        let s = prefix_sharing(&d);
+        assert_eq!(s.cycles, want, "{n}-2J2Q2K2A");
+    }
+}
+
+/// (n, non-terminating deals) of Paulhus 1999, Table 1 (tests/data/paulhus-table1.txt).
+fn paulhus_rows() -> Vec<(u32, u64)> {
+    super::common::data_lines("paulhus-table1.txt")
+        .iter()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f[0].parse().unwrap(), f[1].parse().unwrap())
+        })
+        .collect()
+}
+
+/// The tracked census: its 2J2Q2K2A rows agree with Paulhus wherever he counted, and every cycle
+/// it lists replays with the reference engine (period, cycle cards, and the id is the cycle's).
+#[test]
+fn census_rows_hold_paulhus_counts_and_replay() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/census/table1.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let rows: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(rows.len() >= 40, "{} rows", rows.len());
+    for (n, want) in paulhus_rows() {
+        let deck = format!("{n}-2J2Q2K2A");
+        let row = rows
+            .iter()
+            .find(|r| r["deck"] == deck.as_str())
+            .unwrap_or_else(|| panic!("{deck} is not in the census"));
+        assert_eq!(row["non_terminating"], want, "{deck}");
+    }
+    let mut replayed = 0;
+    for r in &rows {
+        let mut sum = 0;
+        for c in r["distinct_cycles"].as_array().unwrap() {
+            let id = c["cycle_id"].as_str().unwrap();
+            let pos = Position::parse(id, Notation::Dash).unwrap();
+            match reference::play(&pos) {
+                Outcome::Cycle(info) => {
+                    assert_eq!(info.cycle_id.to_string(), id);
+                    assert_eq!(info.period, c["period"].as_u64().unwrap(), "{id}");
+                    assert_eq!(info.cycle_cards, c["cycle_cards"].as_u64().unwrap(), "{id}");
+                }
+                o => panic!("{id} ends: {o:?}"),
+            }
+            sum += c["deals"].as_u64().unwrap();
+            replayed += 1;
+        }
+        assert_eq!(sum, r["non_terminating"].as_u64().unwrap(), "{}", r["deck"]);
+        let wins =
+            r["first_player_wins"].as_u64().unwrap() + r["second_player_wins"].as_u64().unwrap();
+        assert_eq!(wins + sum, r["deals"].as_u64().unwrap(), "{}", r["deck"]);
+    }
+    assert!(replayed > 100, "{replayed} cycles replayed");
 }
