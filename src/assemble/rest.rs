@@ -115,22 +115,7 @@ impl Rest {
         // The separators between the pieces before this one.
         counts[f.separator as usize] += (self.k - 2) as u8;
         let params = Params::fill(counts);
-        let template = Template {
-            name: "rest".into(),
-            position: format!(
-                "{{TEST}}{}/{} ({})",
-                Dash(&after),
-                Dash(&f.other),
-                f.to_move + 1
-            ),
-            filter: Vec::new(),
-            faces: params.kinds.clone(),
-            test_hand: 0,
-            before: Vec::new(),
-            after,
-            other: f.other.clone(),
-            to_move: f.to_move,
-        };
+        let template = test_before("rest", f, after, &params);
         Enumerator::new(&template, &params, self.ranges_each)
             .expect("a deck of at most 52 cards fits the enumeration")
     }
@@ -164,6 +149,27 @@ fn wildcard_assignments(
             cur.pop();
             room[k as usize] += 1;
         }
+    }
+}
+
+/// The template game of frame `f` with TEST in front of `after` in player 1's hand: the rest of a
+/// deck enumerated around fixed cards (a piece here, the whole hand in `discover`).
+pub fn test_before(name: &str, f: &Frame, after: Vec<Card>, params: &Params) -> Template {
+    Template {
+        name: name.into(),
+        position: format!(
+            "{{TEST}}{}/{} ({})",
+            Dash(&after),
+            Dash(&f.other),
+            f.to_move + 1
+        ),
+        filter: Vec::new(),
+        faces: params.kinds.clone(),
+        test_hand: 0,
+        before: Vec::new(),
+        after,
+        other: f.other.clone(),
+        to_move: f.to_move,
     }
 }
 

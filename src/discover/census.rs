@@ -6,12 +6,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::ansatz::enumerate::{Enumerator, Params};
-use crate::ansatz::template::Template;
-use crate::assemble::rest::parse_shape;
+use crate::assemble::rest::{parse_shape, test_before};
 use crate::assemble::{CycleHit, Plan, merge};
 use crate::card::KINDS;
 use crate::engine::Outcome;
-use crate::notation::Dash;
 use crate::position::Position;
 
 use super::frame::DeckFrame;
@@ -81,17 +79,7 @@ fn whole_frame(df: &DeckFrame) -> Enumerator {
     // The separators of the pieces before the last (none with one piece).
     counts[f.separator as usize] += (df.k - 1) as u8;
     let params = Params::fill(counts);
-    let template = Template {
-        name: "whole".into(),
-        position: format!("{{TEST}}{}/{} (1)", Dash(&after), Dash(&f.other)),
-        filter: Vec::new(),
-        faces: params.kinds.clone(),
-        test_hand: 0,
-        before: Vec::new(),
-        after,
-        other: f.other.clone(),
-        to_move: f.to_move,
-    };
+    let template = test_before("whole", f, after, &params);
     Enumerator::new(&template, &params, UNITS).expect("a deck of at most 52 cards fits")
 }
 
