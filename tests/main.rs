@@ -15,6 +15,8 @@ mod discover;
 mod dist;
 /// Engines: known answers from tests/data, fast vs reference property tests, notation round trips.
 mod engine;
+/// Golden outputs: every splittable command's files and answers against an earlier build's.
+mod golden;
 /// The 64-card lanes: every instruction-set form against the portable one and the reference engine.
 mod lanes;
 /// Pictures: game plots, family graphs (DOT, SVG) against the closure, the catalogue page in Chromium.
