@@ -72,7 +72,7 @@ pub mod card;
 pub mod cli;
 pub mod deal;
 pub mod discover;
-pub mod dist;
+
 pub mod engine;
 pub mod library;
 pub mod notation;
@@ -81,4 +81,5 @@ pub mod position;
 pub mod provenance;
 pub mod reproduce;
 pub mod rng;
+pub mod run;
 pub mod search;

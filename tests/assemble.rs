@@ -385,7 +385,7 @@ fn rest_all_json_counts_a_small_deck() {
 fn shard_files_from_before_the_reach_still_merge() {
     use ansatz::assemble::records::{Record, upgrade_all};
     use ansatz::backward::closure::Config;
-    use ansatz::dist::shard::{ShardFile, decode_part};
+    use ansatz::run::shard::{ShardFile, decode_part};
     let path =
         Path::new("shards/around-kaa/assemble-rest-k3-with-..K...A....AA-balance.shard-0-of-8.bin");
     let file = ShardFile::read(path).unwrap();

@@ -9,7 +9,6 @@
 
 pub mod enumerate;
 pub mod find;
-pub mod find_cluster;
 mod lazy;
 pub mod mutate;
 pub mod piece;

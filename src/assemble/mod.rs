@@ -8,7 +8,6 @@
 
 pub mod candidates;
 pub mod catalogue;
-pub mod cluster;
 pub mod records;
 pub mod rest;
 

@@ -17,14 +17,14 @@ use super::output::{BadInput, Out};
 use super::progress;
 use crate::ansatz::template::Template;
 use crate::assemble::candidates::Frame;
-use crate::assemble::cluster::{ClusterJob, run_cluster};
+use crate::run::assemble_cluster::{ClusterJob, run_cluster};
 use crate::assemble::records::{FamilyDone, Record, families_of, upgrade_all};
 use crate::assemble::rest::parse_shape;
 use crate::assemble::{CycleHit, Faces, Plan, UnitDone, merge};
 use crate::backward::closure::Config as ClosureConfig;
 use crate::card::{Card, DeckSpec};
-use crate::dist::shard::{ShardFile, encode_part};
-use crate::dist::start::{Resume, Started, start};
+use crate::run::shard::{ShardFile, encode_part};
+use crate::run::start::{Resume, Started, start};
 use crate::library::fnv1a;
 use crate::library::{self, Library};
 
@@ -552,7 +552,7 @@ fn run_local(
     args: &Args,
     plan: &Plan,
     frame: &Frame,
-    shard: Option<crate::dist::shard::Shard>,
+    shard: Option<crate::run::shard::Shard>,
     limit: u64,
     pool: &rayon::ThreadPool,
     (done_units, done_families): (&[UnitDone], &BTreeMap<u128, FamilyDone>),

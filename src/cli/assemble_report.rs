@@ -17,7 +17,7 @@ use crate::assemble::records::{FamilyDone, Record, mirror_cycles, upgrade_all};
 use crate::assemble::{CycleHit, UnitDone, merge};
 use crate::backward::closure::Config as ClosureConfig;
 use crate::card::Card;
-use crate::dist::shard::ShardFile;
+use crate::run::shard::ShardFile;
 use crate::library::write_atomic;
 use crate::position::Position;
 use crate::provenance::{Run, normalize_command};

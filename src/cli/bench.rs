@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde_json::json;
 
 use super::output::{BadInput, Out};
@@ -65,13 +65,10 @@ fn parse_engine(s: &str) -> Result<bench::Engine, String> {
 
 /// A rayon pool of `threads` workers (every core when `None`).
 pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
-    if threads == Some(0) {
-        return Err(BadInput("--threads must be at least 1".into()).into());
-    }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
-        .build()
-        .context("starting worker threads")
+    crate::run::pool(threads).map_err(|e| match e {
+        crate::run::RunError::Input(m) => BadInput(m).into(),
+        e => anyhow::anyhow!(e),
+    })
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {

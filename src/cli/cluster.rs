@@ -9,8 +9,8 @@ use std::time::Duration;
 use anyhow::Result;
 
 use super::output::BadInput;
-use crate::dist::cluster::{Cluster, parse_hosts};
-use crate::dist::shard::Shard;
+use crate::run::cluster::{Cluster, parse_hosts};
+use crate::run::shard::Shard;
 
 /// Distribution flags (flattened into a command's arguments).
 #[derive(clap::Args, Debug, Clone)]
@@ -34,14 +34,14 @@ pub struct DistArgs {
     connect_timeout: u64,
 }
 
-pub use crate::dist::Mode;
+pub use crate::run::Mode;
 
 impl DistArgs {
     pub fn mode(&self) -> Result<Mode> {
         if let Some(s) = &self.shard {
             let shard: Shard = s
                 .parse()
-                .map_err(|e: crate::dist::shard::ShardError| BadInput(e.to_string()))?;
+                .map_err(|e: crate::run::shard::ShardError| BadInput(e.to_string()))?;
             return Ok(Mode::Shard(shard));
         }
         let Some(path) = &self.hosts else {
@@ -98,28 +98,4 @@ fn install_fail_stop() {
     }));
 }
 
-/// The distribution flags, each followed by its value: they steer how a run is split, not what
-/// it finds.
-const DIST_FLAGS: &[&str] = &[
-    "--shard",
-    "--hosts",
-    "--process",
-    "--workers",
-    "--connect-timeout",
-];
-
-/// The command line as recorded in result files: without the flags that only steer this
-/// invocation (the distribution flags, the provenance module's steering flags, and `steering`,
-/// each with its value, and the `switches`), so a cluster run, a merged job array, an
-/// interrupted and resumed run and a single run record the same command.
-pub fn recorded_command(steering: &[&str], switches: &[&str]) -> String {
-    use crate::provenance::{STEERING_SWITCH, STEERING_VALUE, user_command};
-    let values: Vec<&str> = DIST_FLAGS
-        .iter()
-        .chain(STEERING_VALUE)
-        .chain(steering)
-        .copied()
-        .collect();
-    let switches: Vec<&str> = STEERING_SWITCH.iter().chain(switches).copied().collect();
-    user_command(std::env::args(), &values, &switches)
-}
+pub use crate::run::recorded_command;

@@ -7,7 +7,11 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use super::output::{BadInput, Out};
-use crate::dist::shard::{decode_part, read_set, read_some};
+use crate::run::exhaustive::ExhaustiveJob;
+use crate::run::family::FamilyJob;
+use crate::run::merge_parts;
+use crate::run::random::RandomJob;
+use crate::run::shard::{decode_part, read_set, read_some};
 
 /// Merge the shard files of a job array (`--shard I/N`) into the single-run answer.
 #[derive(clap::Args, Debug)]
@@ -75,13 +79,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
             return super::find_pieces::merge_shards(&files, args.out.as_deref(), args.json);
         }
         "family" => {
-            return super::family::merge_shards(&files, args.out.as_deref(), args.json);
+            let answer = merge_parts::<FamilyJob>(&files, args.out.as_deref())?;
+            return super::family::print(&answer, args.json);
         }
         "search-random" => {
-            super::search::merge_random(&files, args.out.as_deref(), args.json)?;
+            let answer = merge_parts::<RandomJob>(&files, args.out.as_deref())?;
+            super::search::print_random(&answer, args.json)?;
         }
         "search-exhaustive" => {
-            super::search::merge_exhaustive(&files, args.out.as_deref(), args.json)?;
+            let answer = merge_parts::<ExhaustiveJob>(&files, args.out.as_deref())?;
+            super::search::print_exhaustive(&answer, args.json)?;
         }
         other => {
             return Err(BadInput(format!(

@@ -48,3 +48,46 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
             .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
     })
 }
+
+/// A run's answer, or the exit code of a run that gives none here: a shard (its file and totals
+/// are printed, exit 0), a stopped run (the message says how to resume, exit 1), a cluster
+/// process other than process 0 (silent, exit 0).
+pub fn answer_or_exit<A>(
+    done: Result<crate::run::Done<A>, crate::run::RunError>,
+    as_json: bool,
+) -> anyhow::Result<Result<A, std::process::ExitCode>> {
+    use crate::run::Done;
+    use std::process::ExitCode;
+    match done? {
+        Done::Answer(a) => Ok(Ok(a)),
+        Done::Follower => Ok(Err(ExitCode::SUCCESS)),
+        Done::Stopped(why) => {
+            eprintln!("ansatz: {why}");
+            Ok(Err(ExitCode::from(1)))
+        }
+        Done::Shard(s) => {
+            let mut out = Out::new();
+            if as_json {
+                out.json(&s.summary)?;
+            } else {
+                let totals: Vec<String> = s
+                    .summary
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .filter(|(k, _)| *k != "shard" && *k != "file")
+                    .map(|(k, v)| format!("{v} {k}"))
+                    .collect();
+                writeln!(
+                    out,
+                    "shard {}: {} -> {}\nmerge every shard with: ansatz merge {}",
+                    s.shard,
+                    totals.join(", "),
+                    s.path.display(),
+                    s.every
+                )?;
+            }
+            Ok(Err(ExitCode::SUCCESS))
+        }
+    }
+}

@@ -18,3 +18,14 @@ pub fn bar(total: u64, unit: &str, quiet: bool) -> ProgressBar {
     );
     pb
 }
+
+/// An open-ended counter of positions with their rate, for searches of unknown size.
+pub fn counter(unit: &str, quiet: bool) -> ProgressBar {
+    let pb = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    if quiet {
+        pb.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    let template = format!("{{elapsed_precise}} {{spinner}} {{human_pos}} {unit} ({{per_sec}})");
+    pb.set_style(ProgressStyle::with_template(&template).expect("static template"));
+    pb
+}

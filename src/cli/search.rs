@@ -2,33 +2,22 @@
 //! progress bar, checkpoints under `--out`, results files and text or JSON output.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
-use anyhow::{Context, Result};
-use serde_json::{Value, json};
+use anyhow::Result;
 
-use super::bench::pool;
-use super::cluster::{DistArgs, Mode};
-use super::merge::decode;
-use super::output::{BadInput, Out};
+use super::cluster::DistArgs;
+use super::output::{BadInput, Out, answer_or_exit};
 use super::play::parse_deck;
 use super::progress;
-use crate::card::DeckSpec;
-use crate::dist::shard::{Shard, ShardFile, encode_part};
-use crate::engine::multi::{self, MultiOutcome};
-use crate::engine::{self as engine, Outcome, reference};
-use crate::library::fnv1a;
-use crate::position::Position;
-use crate::provenance::Run;
-use crate::search::checkpoint::write_atomic;
-use crate::search::exhaustive::{ExhaustiveStats, Extra};
-use crate::search::exhaustive_run::{ExhaustiveConfig, Work};
+use crate::run::exhaustive::{ExhaustiveAnswer, ExhaustiveJob};
+use crate::run::random::{RandomAnswer, RandomJob};
+use crate::search::exhaustive::Extra;
+use crate::search::exhaustive_run::ExhaustiveConfig;
 use crate::search::plot::{Series, histogram};
 use crate::search::random::{self, RandomConfig};
-use crate::search::split::{self, SplitError};
-use crate::search::stats::{GameStats, Ranked};
+use crate::search::stats::GameStats;
 
 /// Search many deals: random deals with statistics, or every deal of a small deck.
 #[derive(clap::Args, Debug)]
@@ -163,34 +152,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
 }
 
-/// The command line as a user types it, for results files.
-fn command_line() -> String {
-    crate::provenance::this_command()
-}
-
-/// Checkpoint errors come from what the user pointed at (missing, foreign, another search), so
-/// they are bad input; so are clusters that do not form; a failed save is an error of its own.
-fn split_error(e: SplitError) -> anyhow::Error {
-    match e {
-        SplitError::Save { .. } => anyhow::anyhow!(e),
-        e => BadInput(e.to_string()).into(),
-    }
-}
-
-/// `DIR/NAME.checkpoint.json`: a shard keeps its own checkpoint
-/// (`NAME.shard-I-of-N.checkpoint.json`), so each array task resumes alone; a cluster shares the
-/// single run's.
-fn checkpoint_path(dir: &Path, name: &str, shard: Option<Shard>) -> PathBuf {
-    crate::provenance::work_dir(dir).join(match shard {
-        Some(s) => format!("{name}.{}.checkpoint.json", s.suffix()),
-        None => format!("{name}.checkpoint.json"),
-    })
-}
-
-fn deck_tag(deck: &DeckSpec) -> String {
-    deck.to_string()
-}
-
 fn run_random(a: RandomArgs) -> Result<ExitCode> {
     let deck = parse_deck(&a.deck)?;
     let cfg = RandomConfig {
@@ -202,84 +163,47 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
         top: a.top,
     };
     cfg.validate().map_err(|e| BadInput(e.to_string()))?;
+    let balanced = RandomConfig {
+        balanced_faces: true,
+        ..cfg.clone()
+    };
     if a.overlay_balanced {
-        RandomConfig {
-            balanced_faces: true,
-            ..cfg.clone()
-        }
-        .validate()
-        .map_err(|e| BadInput(e.to_string()))?;
+        balanced.validate().map_err(|e| BadInput(e.to_string()))?;
     }
     // Distribution (`--shard`, `--hosts`): without those flags this is the single-process run.
     let mode = a.run.dist.mode()?;
-    let shard = mode.shard();
-    if shard.is_some() && a.plot.is_some() {
+    if mode.shard().is_some() && a.plot.is_some() {
         return Err(BadInput(
             "--plot needs every deal: it cannot be drawn from one --shard (use a cluster run, or a single run)".into(),
         )
         .into());
     }
-    let pool = pool(a.threads)?;
-    let name = format!(
-        "random-{}-{}p{}-seed{}",
-        deck_tag(&deck),
-        a.players,
-        if a.balanced_faces { "-balanced" } else { "" },
-        a.seed
-    );
     let quiet = a.run.quiet || a.run.json;
-    let total_chunks = random::chunks(a.games);
-    let began = Instant::now();
-    let ckpt = checkpoint_path(&a.run.out, &name, shard);
-    let (stats, resumed_games, threads) = if let Mode::Cluster(cluster) = &mode {
-        match split::random_cluster(cluster, &cfg, ckpt, a.run.resume).map_err(split_error)? {
-            None => return Ok(ExitCode::SUCCESS),
-            Some(s) => (s, 0, cluster.total_workers()),
-        }
-    } else {
-        let pb = progress::bar(split::random_games(&cfg, shard), "games", quiet);
-        let run = pool
-            .install(|| split::random_local(&cfg, shard, ckpt, a.run.resume, &|n| pb.inc(n)))
-            .map_err(split_error)?;
-        pb.finish_and_clear();
-        (run.stats, run.resumed, pool.current_num_threads())
+    let pb = progress::bar(0, "games", quiet);
+    let progress = |n| pb.inc(n);
+    let job = RandomJob {
+        cfg,
+        out: a.run.out.clone(),
+        resume: a.run.resume,
+        threads: a.threads,
+        progress: &progress,
     };
-    let seconds = began.elapsed().as_secs_f64();
-
-    // Every cycle is checked with the reference engine before it is reported.
-    for c in &stats.cycles {
-        verify_cycle(&cfg, c.index, &c.cycle_id)?;
-    }
-
-    if let Some(s) = shard {
-        return write_shard(
-            &a.run.out,
-            &name,
-            s,
-            "search-random",
-            &cfg,
-            &RandomContext {
-                cfg: cfg.clone(),
-                name: name.clone(),
-            },
-            &(stats.clone(), seconds, threads),
-            json!({"games": stats.games, "cycles": stats.cycles.len()}),
-            a.run.json,
-        );
-    }
-
-    let mut overlay = None;
-    if a.overlay_balanced && !a.balanced_faces {
-        let bcfg = RandomConfig {
-            balanced_faces: true,
-            ..cfg.clone()
-        };
-        let pb = progress::bar(a.games, "balanced games", quiet);
-        let s = pool.install(|| random::play_chunks(&bcfg, 0, total_chunks, &|n| pb.inc(n)));
-        pb.finish_and_clear();
-        overlay = Some(s);
-    }
+    pb.set_length(job.games(&mode));
+    let done = crate::run::run(&job, &mode);
+    pb.finish_and_clear();
+    let answer = match answer_or_exit(done, a.run.json)? {
+        Ok(answer) => answer,
+        Err(code) => return Ok(code),
+    };
     if let Some(path) = &a.plot {
+        let mut overlay = None;
+        if a.overlay_balanced && !a.balanced_faces {
+            let pool = crate::run::pool(a.threads)?;
+            let pb = progress::bar(a.games, "balanced games", quiet);
+            let chunks = random::chunks(a.games);
+            overlay = Some(pool.install(|| random::play_chunks(&balanced, 0, chunks, &|n| pb.inc(n))));
+            pb.finish_and_clear();
+        }
         let label = |balanced: bool, s: &GameStats| {
             format!(
                 "{} deals ({}, mean {:.0} cards)",
@@ -289,8 +213,8 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
             )
         };
         let mut series = vec![Series {
-            label: label(a.balanced_faces, &stats),
-            hist: &stats.hist_cards,
+            label: label(a.balanced_faces, &answer.stats),
+            hist: &answer.stats.hist_cards,
         }];
         if let Some(o) = &overlay {
             series.push(Series {
@@ -301,128 +225,22 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
         let title = format!("Game lengths, deck {deck}, {} players", a.players);
         histogram(path, &title, "cards played", &series)?;
     }
-    let rate = (stats.games - resumed_games) as f64 / seconds.max(1e-9);
-    report_random(
-        &a.run.out, &name, &cfg, &stats, seconds, rate, threads, a.run.json,
-    )?;
+    print_random(&answer, a.run.json)?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// What `ansatz merge` needs, besides the statistics, to write the single-run answer of a random
-/// search.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct RandomContext {
-    cfg: RandomConfig,
-    name: String,
-}
-
-/// Writes a shard's file `DIR/NAME.shard-I-of-N.bin` and reports it (`summary` names its totals).
-#[allow(clippy::too_many_arguments)]
-fn write_shard<C: serde::Serialize, X: serde::Serialize, R: serde::Serialize>(
-    dir: &Path,
-    name: &str,
-    s: Shard,
-    command: &str,
-    cfg: &C,
-    context: &X,
-    records: &R,
-    mut summary: Value,
-    as_json: bool,
-) -> Result<ExitCode> {
-    let path = crate::provenance::work_dir(dir).join(format!("{name}.{}.bin", s.suffix()));
-    let file = ShardFile {
-        command: command.into(),
-        fingerprint: format!(
-            "{command} v1 {:016x}",
-            fnv1a(serde_json::to_string(cfg)?.as_bytes())
-        ),
-        shard: s,
-        context: encode_part(context),
-        records: encode_part(records),
-    };
-    file.write(&path)
-        .map_err(|e| anyhow::anyhow!(e.to_string()))?;
-    summary["shard"] = json!(s.to_string());
-    summary["file"] = json!(path.display().to_string());
+/// The answer of a random search (single run, cluster or merged shards) on stdout.
+pub(super) fn print_random(r: &RandomAnswer, as_json: bool) -> Result<()> {
     let mut out = Out::new();
     if as_json {
-        out.json(&summary)?;
-    } else {
-        writeln!(
-            out,
-            "shard {s}: {} -> {}\nmerge every shard with: ansatz merge {}",
-            summary
-                .as_object()
-                .into_iter()
-                .flatten()
-                .filter(|(k, _)| *k != "shard" && *k != "file")
-                .map(|(k, v)| format!("{v} {k}"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            path.display(),
-            crate::provenance::work_dir(dir)
-                .join(format!("{name}.shard-*-of-{}.bin", s.count))
-                .display()
-        )?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Merges the shard files of one `search random` run into its single-run answer (the same JSON and
-/// result files, in `out`, default out/).
-pub(super) fn merge_random(files: &[ShardFile], out: Option<&Path>, as_json: bool) -> Result<()> {
-    let ctx: RandomContext = decode(&files[0].context, "search random context")?;
-    let mut stats = GameStats::new(ctx.cfg.players, ctx.cfg.top).trimmed();
-    let (mut seconds, mut threads) = (0.0, 0);
-    for f in files {
-        let (s, secs, th): (GameStats, f64, usize) = decode(&f.records, "search random records")?;
-        stats.merge(&s);
-        seconds += secs;
-        threads += th;
-    }
-    anyhow::ensure!(
-        stats.games == ctx.cfg.games,
-        "internal error: the shards hold {} games of {}",
-        stats.games,
-        ctx.cfg.games
-    );
-    for c in &stats.cycles {
-        verify_cycle(&ctx.cfg, c.index, &c.cycle_id)?;
-    }
-    let rate = stats.games as f64 / f64::max(seconds, 1e-9);
-    let dir = out.map_or_else(
-        || PathBuf::from(crate::provenance::DEFAULT_OUT),
-        Path::to_path_buf,
-    );
-    report_random(
-        &dir, &ctx.name, &ctx.cfg, &stats, seconds, rate, threads, as_json,
-    )
-}
-
-/// The answer of a random search: the JSON or text on stdout, the result files in `dir`.
-#[allow(clippy::too_many_arguments)]
-fn report_random(
-    dir: &Path,
-    name: &str,
-    cfg: &RandomConfig,
-    stats: &GameStats,
-    seconds: f64,
-    rate: f64,
-    threads: usize,
-    as_json: bool,
-) -> Result<()> {
-    let deck = cfg.deck;
-    let v = random_json(cfg, stats, seconds, rate, threads);
-    let run = Run::here(command_line(), threads, seconds);
-    write_random_results(dir, name, cfg, stats, &v, &run)?;
-    let mut out = Out::new();
-    if as_json {
-        out.json(&v)?;
+        out.json(&r.json)?;
         return Ok(());
     }
+    let (cfg, stats, rate, threads) = (&r.cfg, &r.stats, r.rate, r.threads);
     writeln!(
         out,
-        "deck              {deck}, {} players{}",
+        "deck              {}, {} players{}",
+        cfg.deck,
         cfg.players,
         if cfg.balanced_faces {
             ", balanced faces"
@@ -474,178 +292,35 @@ fn report_random(
     }
     writeln!(
         out,
-        "games/s           {rate:.0} ({:.0} per thread, {threads} threads, {seconds:.2} s)",
-        rate / threads as f64
+        "games/s           {rate:.0} ({:.0} per thread, {threads} threads, {:.2} s)",
+        rate / threads as f64,
+        r.seconds
     )?;
     for (title, list) in [
         ("longest by cards", &stats.longest_by_cards),
         ("longest by tricks", &stats.longest_by_tricks),
     ] {
         writeln!(out, "{title}:")?;
-        for r in list.iter() {
+        for g in list.iter() {
             writeln!(
                 out,
                 "  {:>5} cards {:>4} tricks  deal {:>12}  {}",
-                r.cards,
-                r.tricks,
-                r.index,
-                cfg.position(r.index)
+                g.cards,
+                g.tricks,
+                g.index,
+                cfg.position(g.index)
             )?;
         }
     }
     writeln!(out, "histogram (cards, games per 50-card bin):")?;
-    for (bin, n) in binned(&stats.hist_cards, 50) {
-        writeln!(out, "  {:>5}-{:<5} {n}", bin, bin + 49)?;
-    }
-    writeln!(
-        out,
-        "results           {}",
-        dir.join(format!("{name}.jsonl")).display()
-    )?;
-    out.flush()?;
-    Ok(())
-}
-
-/// Sums of `hist` over bins of `width`, non-empty bins only.
-fn binned(hist: &[u64], width: usize) -> Vec<(usize, u64)> {
-    hist.chunks(width)
-        .enumerate()
-        .map(|(i, c)| (i * width, c.iter().sum()))
-        .filter(|&(_, n)| n > 0)
-        .collect()
-}
-
-/// Replays deal `index` with the reference engine and checks it cycles with the same id.
-fn verify_cycle(cfg: &RandomConfig, index: u64, id: &str) -> Result<()> {
-    let pos = cfg.position(index);
-    let ok = if cfg.players == 2 {
-        let p = Position::new(pos.hands[0].clone(), pos.hands[1].clone(), 0);
-        matches!(reference::play(&p), Outcome::Cycle(c) if c.cycle_id.to_string() == id)
-    } else {
-        matches!(multi::reference_play(&pos), MultiOutcome::Cycle { cycle_id, .. } if cycle_id.to_string() == id)
-    };
-    anyhow::ensure!(
-        ok,
-        "internal error: deal {index} ({pos}) did not verify as a cycle"
-    );
-    Ok(())
-}
-
-fn ranked_json(cfg: &RandomConfig, list: &[Ranked]) -> Value {
-    list.iter()
-        .map(|r| json!({"index": r.index, "position": cfg.position(r.index).to_string(), "cards": r.cards, "tricks": r.tricks}))
-        .collect()
-}
-
-fn random_json(
-    cfg: &RandomConfig,
-    s: &GameStats,
-    seconds: f64,
-    rate: f64,
-    threads: usize,
-) -> Value {
-    let term = s.terminating.max(1) as f64;
-    json!({
-        "deck": cfg.deck.to_string(),
-        "players": cfg.players,
-        "balanced_faces": cfg.balanced_faces,
-        "seed": cfg.seed,
-        "games": s.games,
-        "terminating": s.terminating,
-        "cycles": s.cycles.iter().map(|c| json!({
-            "index": c.index,
-            "position": cfg.position(c.index).to_string(),
-            "preperiod": c.preperiod,
-            "period": c.period,
-            "tricks": c.tricks,
-            "cards": c.cards,
-            "cycle_cards": c.cycle_cards,
-            "cycle_id": c.cycle_id,
-            "verified": true,
-        })).collect::<Value>(),
-        "longest_by_cards": ranked_json(cfg, &s.longest_by_cards),
-        "longest_by_tricks": ranked_json(cfg, &s.longest_by_tricks),
-        "mean_cards": s.mean_cards(),
-        "mean_tricks": s.mean_tricks(),
-        "median_cards": s.median_cards(),
-        "median_tricks": s.median_tricks(),
-        "wins": s.wins,
-        "win_shares": s.wins.iter().map(|&w| w as f64 / term).collect::<Vec<_>>(),
-        "half_life_tricks": s.half_life_tricks(),
-        "histogram_cards": s.hist_cards,
-        "histogram_tricks": s.hist_tricks,
-        "seconds": seconds,
-        "threads": threads,
-        "games_per_second": rate,
-        "games_per_second_per_thread": rate / threads as f64,
-    })
-}
-
-/// `DIR/NAME.jsonl` (a header line, then one line per cycle and per longest game) and `DIR/NAME.txt`
-/// (a readable summary), each naming the command and version.
-fn write_random_results(
-    dir: &Path,
-    name: &str,
-    cfg: &RandomConfig,
-    s: &GameStats,
-    v: &Value,
-    run: &Run,
-) -> Result<()> {
-    let mut lines = vec![
-        json!({"kind": "header", "deck": v["deck"], "players": cfg.players, "balanced_faces": cfg.balanced_faces, "seed": cfg.seed, "games": s.games}),
-    ];
-    for c in v["cycles"].as_array().into_iter().flatten() {
-        let mut c = c.clone();
-        c["kind"] = json!("cycle");
-        lines.push(c);
-    }
-    for key in ["longest_by_cards", "longest_by_tricks"] {
-        for (rank, g) in v[key].as_array().into_iter().flatten().enumerate() {
-            let mut g = g.clone();
-            g["kind"] = json!(key);
-            g["rank"] = json!(rank + 1);
-            lines.push(g);
+    for (i, bin) in stats.hist_cards.chunks(50).enumerate() {
+        let n: u64 = bin.iter().sum();
+        if n > 0 {
+            writeln!(out, "  {:>5}-{:<5} {n}", i * 50, i * 50 + 49)?;
         }
     }
-    let mut text = String::new();
-    for l in &lines {
-        text.push_str(&l.to_string());
-        text.push('\n');
-    }
-    text.push_str(&run.line());
-    text.push('\n');
-    let jsonl = dir.join(format!("{name}.jsonl"));
-    write_atomic(&jsonl, text.as_bytes())
-        .with_context(|| format!("writing {}", jsonl.display()))?;
-    let mut summary = format!(
-        "deck {} players {} balanced_faces {} seed {}\ngames {} cycles {}\nmean_cards {:.3} median_cards {}\nmean_tricks {:.3} median_tricks {}\nwins {:?}\nhalf_life_tricks {}\n{}",
-        v["deck"].as_str().unwrap_or(""),
-        cfg.players,
-        cfg.balanced_faces,
-        cfg.seed,
-        s.games,
-        s.cycles.len(),
-        s.mean_cards(),
-        s.median_cards().unwrap_or(0),
-        s.mean_tricks(),
-        s.median_tricks().unwrap_or(0),
-        s.wins,
-        s.half_life_tricks()
-            .map_or("-".into(), |h| format!("{h:.3}")),
-        s.cycles
-            .iter()
-            .map(|c| format!(
-                "cycle deal {} {} period {} id {}\n",
-                c.index,
-                cfg.position(c.index),
-                c.period,
-                c.cycle_id
-            ))
-            .collect::<String>(),
-    );
-    summary.push_str(&run.text_block());
-    let txt = dir.join(format!("{name}.txt"));
-    write_atomic(&txt, summary.as_bytes()).with_context(|| format!("writing {}", txt.display()))?;
+    writeln!(out, "results           {}", r.results.display())?;
+    out.flush()?;
     Ok(())
 }
 
@@ -662,203 +337,44 @@ fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
         naive: a.naive,
         extra,
     };
-    let began = Instant::now();
     let (deals, work) = cfg.plan().map_err(|e| BadInput(e.to_string()))?;
-    let kind = split::exhaustive_kind(&cfg, &work);
     // Distribution (`--shard`, `--hosts`): without those flags this is the single-process run.
     let mode = a.run.dist.mode()?;
-    let shard = mode.shard();
-    let pool = pool(a.threads)?;
-    let stem = format!(
-        "exhaustive-{}-{}p{}{}",
-        deck_tag(&deck),
-        a.players,
-        if extra == Extra::Second {
-            "-extra2"
-        } else {
-            ""
-        },
-        if a.naive { "-naive" } else { "" }
-    );
-    let method = match work {
-        Work::Tasks(_) => "prefix-sharing",
-        Work::Ranks { .. } => "every deal",
-    };
-    let ckpt = checkpoint_path(&a.run.out, &stem, shard);
-    let (stats, threads) = if let Mode::Cluster(cluster) = &mode {
-        match split::exhaustive_cluster(cluster, &cfg, work, ckpt, a.run.resume)
-            .map_err(split_error)?
-        {
-            None => return Ok(ExitCode::SUCCESS),
-            Some(s) => (s, cluster.total_workers()),
-        }
-    } else {
-        let pb = progress::bar(
-            shard.map_or(deals, |s| deals / s.count as u64),
-            "deals",
-            a.run.quiet || a.run.json,
-        );
-        let stats = pool
-            .install(|| {
-                split::exhaustive_local(&cfg, &work, shard, ckpt, a.run.resume, &|n| pb.inc(n))
-            })
-            .map_err(split_error)?;
-        pb.finish_and_clear();
-        (stats, pool.current_num_threads())
-    };
-    let seconds = began.elapsed().as_secs_f64();
-    let ctx = ExhaustiveContext {
-        players: a.players,
-        deck: deck.to_string(),
+    let pb = progress::bar(0, "deals", a.run.quiet || a.run.json);
+    let progress = |n| pb.inc(n);
+    let job = ExhaustiveJob {
+        cfg,
         deals,
-        method: method.into(),
-        extra,
+        work: work.into(),
+        out: a.run.out.clone(),
+        resume: a.run.resume,
+        threads: a.threads,
+        progress: &progress,
     };
-    if let Some(s) = shard {
-        return write_shard(
-            &a.run.out,
-            &stem,
-            s,
-            "search-exhaustive",
-            // The wide form's units are tasks, not rank ranges: its shards must not merge with
-            // shards of the same deck written before.
-            &(&cfg, kind),
-            &ctx,
-            &(stats.clone(), seconds, threads),
-            json!({"deals": stats.deals, "cycles": stats.cycles}),
-            a.run.json,
-        );
+    pb.set_length(job.deals_here(&mode));
+    let done = crate::run::run(&job, &mode);
+    pb.finish_and_clear();
+    match answer_or_exit(done, a.run.json)? {
+        Ok(answer) => print_exhaustive(&answer, a.run.json)?,
+        Err(code) => return Ok(code),
     }
-    report_exhaustive(&a.run.out, &ctx, &stats, seconds, threads, a.run.json)?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// What `ansatz merge` needs, besides the statistics, to write the single-run answer of an
-/// exhaustive search.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct ExhaustiveContext {
-    players: usize,
-    deck: String,
-    deals: u64,
-    method: String,
-    extra: Extra,
-}
-
-/// Merges the shard files of one `search exhaustive` run into its single-run answer (the same
-/// JSON and result file, in `out`, default out/).
-pub(super) fn merge_exhaustive(
-    files: &[ShardFile],
-    out: Option<&Path>,
-    as_json: bool,
-) -> Result<()> {
-    let ctx: ExhaustiveContext = decode(&files[0].context, "search exhaustive context")?;
-    let mut stats = ExhaustiveStats::new(ctx.players);
-    let (mut seconds, mut threads) = (0.0, 0);
-    for f in files {
-        let (s, secs, th): (ExhaustiveStats, f64, usize) =
-            decode(&f.records, "search exhaustive records")?;
-        stats.merge(s);
-        seconds += secs;
-        threads += th;
-    }
-    let dir = out.map_or_else(
-        || PathBuf::from(crate::provenance::DEFAULT_OUT),
-        Path::to_path_buf,
-    );
-    report_exhaustive(&dir, &ctx, &stats, seconds, threads, as_json)
-}
-
-/// The cards of a deck spec such as `9-2J2Q2K2A`.
-fn stats_cards(deck: &str) -> usize {
-    deck.parse::<DeckSpec>().map_or(0, |d| d.total())
-}
-
-/// The cards of one period of the cycle named by `id` (replayed with the reference engine), for
-/// two-player cycle ids; `None` for others.
-fn cycle_cards(id: &str) -> Option<u64> {
-    let pos = crate::position::Position::parse(id, crate::notation::Notation::Dash).ok()?;
-    match engine::reference::play(&pos) {
-        engine::Outcome::Cycle(info) => Some(info.cycle_cards),
-        engine::Outcome::Terminates { .. } => None,
-    }
-}
-
-/// The answer of an exhaustive search: the JSON or text on stdout, the result file in `dir`.
-fn report_exhaustive(
-    dir: &Path,
-    ctx: &ExhaustiveContext,
-    stats: &ExhaustiveStats,
-    seconds: f64,
-    threads: usize,
-    as_json: bool,
-) -> Result<()> {
-    let (deals, method, deck) = (ctx.deals, ctx.method.as_str(), ctx.deck.as_str());
-    anyhow::ensure!(
-        stats.deals == deals,
-        "internal error: counted {} deals of {deals}",
-        stats.deals
-    );
-    let longest = stats.longest.as_ref().map(|l| {
-        let pos = ctx.extra.position(&l.deal, ctx.players);
-        json!({"position": pos.to_string(), "cards": l.cards, "tricks": l.tricks})
-    });
-    // Who holds the extra card of an odd two-player deck (none for an even one).
-    let odd = ctx.players == 2 && stats_cards(deck) % 2 == 1;
-    let extra_card = odd.then_some(if ctx.extra == Extra::Second { 2 } else { 1 });
-    let distinct: Vec<Value> = stats
-        .distinct_cycles
-        .iter()
-        .map(|(id, c)| {
-            json!({
-                "cycle_id": id,
-                "period": c.period,
-                "cycle_cards": cycle_cards(id),
-                "deals": c.deals,
-            })
-        })
-        .collect();
-    let v = json!({
-        "deck": deck,
-        "players": ctx.players,
-        "deals": stats.deals,
-        "cycles": stats.cycles,
-        "non_terminating": stats.cycles,
-        "extra_card": extra_card,
-        "first_player_wins": stats.wins[0],
-        "second_player_wins": stats.wins[1],
-        "wins": stats.wins,
-        "distinct_cycles": distinct,
-        "longest": longest,
-        "seconds": seconds,
-        "threads": threads,
-        "method": method,
-    });
-    // The file holds the facts and, apart, the run's provenance.
-    let mut record = v.clone();
-    for k in ["seconds", "threads"] {
-        record.as_object_mut().unwrap().remove(k);
-    }
-    record["run"] = Run::here(command_line(), threads, seconds).to_json();
-    let result = dir.join(format!(
-        "exhaustive-{deck}-{}p{}.json",
-        ctx.players,
-        if ctx.extra == Extra::Second {
-            "-extra2"
-        } else {
-            ""
-        }
-    ));
-    write_atomic(&result, format!("{record}\n").as_bytes())
-        .with_context(|| format!("writing {}", result.display()))?;
+/// The answer of an exhaustive search (single run, cluster or merged shards) on stdout.
+pub(super) fn print_exhaustive(r: &ExhaustiveAnswer, as_json: bool) -> Result<()> {
     let mut out = Out::new();
     if as_json {
-        out.json(&v)?;
+        out.json(&r.json)?;
         return Ok(());
     }
+    let (v, stats) = (&r.json, &r.stats);
     writeln!(
         out,
-        "deck              {deck}, {} players ({method})",
-        ctx.players
+        "deck              {}, {} players ({})",
+        v["deck"].as_str().unwrap_or(""),
+        v["players"],
+        v["method"].as_str().unwrap_or("")
     )?;
     writeln!(out, "deals             {}", stats.deals)?;
     writeln!(
@@ -882,8 +398,13 @@ fn report_exhaustive(
     for (id, c) in &stats.distinct_cycles {
         writeln!(out, "  cycle {id}  period {}  deals {}", c.period, c.deals)?;
     }
-    writeln!(out, "seconds           {seconds:.2} ({threads} threads)")?;
-    writeln!(out, "results           {}", result.display())?;
+    writeln!(
+        out,
+        "seconds           {:.2} ({} threads)",
+        v["seconds"].as_f64().unwrap_or(0.0),
+        v["threads"]
+    )?;
+    writeln!(out, "results           {}", r.result.display())?;
     out.flush()?;
     Ok(())
 }

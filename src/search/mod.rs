@@ -10,6 +10,5 @@ pub mod multiset;
 pub mod ordered;
 pub mod plot;
 pub mod random;
-pub mod split;
 pub mod stats;
 pub mod table;

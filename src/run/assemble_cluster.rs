@@ -7,12 +7,12 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::records::{FamilyDone, Record, family_done};
-use super::{Plan, UnitDone};
+use crate::assemble::records::{FamilyDone, Record, family_done};
+use crate::assemble::{Plan, UnitDone};
 use crate::backward::closure::Config as ClosureConfig;
 use crate::card::Card;
-use crate::dist::cluster::{Cluster, ClusterError, Connection, position, round, round_collect};
-use crate::dist::owner::owner;
+use crate::run::cluster::{Cluster, ClusterError, Connection, position, round, round_collect};
+use crate::run::owner::owner;
 
 /// The finished units (in unit order) and families of a run, at process 0.
 pub type Finished = (Vec<UnitDone>, Vec<FamilyDone>);

@@ -119,6 +119,21 @@ pub struct ClosurePart {
     reach: u8,
 }
 
+impl ClosurePart {
+    /// Positions in the part.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+    /// Balanced positions in the part.
+    pub fn balanced_count(&self) -> usize {
+        self.balanced.len()
+    }
+    /// False when `max_positions` stopped the part.
+    pub fn complete(&self) -> bool {
+        self.complete
+    }
+}
+
 #[derive(Debug, Error, PartialEq, Eq)]
 #[error("a closure part holds a position of more than 64 cards or an invalid player")]
 pub struct BadPart;

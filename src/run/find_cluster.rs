@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
-use super::find::{RunReport, Search};
-use crate::dist::cluster::{Cluster, ClusterError, Connection, position, round, round_collect};
+use crate::ansatz::find::{RunReport, Search};
+use crate::run::cluster::{Cluster, ClusterError, Connection, position, round, round_collect};
 use crate::library::checkpoint::{CheckpointError, RangeDone};
 
 #[derive(Debug, Error)]

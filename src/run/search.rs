@@ -10,14 +10,14 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use thiserror::Error;
 
-use super::checkpoint::{self, CheckpointError};
-use super::exhaustive::ExhaustiveStats;
-use super::exhaustive_run::{self, ExhaustiveConfig, Work};
-use super::random::{self, RandomConfig};
-use super::stats::GameStats;
-use crate::dist::cluster::{Cluster, ClusterError};
-use crate::dist::lockstep::{Lockstep, lockstep};
-use crate::dist::shard::Shard;
+use crate::search::checkpoint::{self, CheckpointError};
+use crate::search::exhaustive::ExhaustiveStats;
+use crate::search::exhaustive_run::{self, ExhaustiveConfig, Work};
+use crate::search::random::{self, RandomConfig};
+use crate::search::stats::GameStats;
+use crate::run::cluster::{Cluster, ClusterError};
+use crate::run::lockstep::{Lockstep, lockstep};
+use crate::run::shard::Shard;
 use crate::library::fnv1a;
 
 #[derive(Debug, Error)]
@@ -187,12 +187,12 @@ pub fn random_cluster(
 }
 
 /// The checkpoint kind of an exhaustive search. Prefix sharing past
-/// [`NARROW_CARDS`](super::exhaustive::NARROW_CARDS) splits into tasks, where earlier builds played
+/// [`NARROW_CARDS`](crate::search::exhaustive::NARROW_CARDS) splits into tasks, where earlier builds played
 /// such decks deal by deal over rank ranges: a distinct kind keeps an old checkpoint or shard of
 /// such a deck from being resumed or merged into the new units.
 pub fn exhaustive_kind(cfg: &ExhaustiveConfig, work: &Work) -> &'static str {
     match work {
-        Work::Tasks(_) if cfg.deck.total() > super::exhaustive::NARROW_CARDS => "exhaustive-wide",
+        Work::Tasks(_) if cfg.deck.total() > crate::search::exhaustive::NARROW_CARDS => "exhaustive-wide",
         _ => "exhaustive",
     }
 }
@@ -228,19 +228,19 @@ pub fn exhaustive_local(
 pub fn exhaustive_cluster(
     cluster: &Cluster,
     cfg: &ExhaustiveConfig,
-    work: Work,
+    work: Arc<Work>,
     ckpt: PathBuf,
     resume: bool,
 ) -> Result<Option<ExhaustiveStats>, SplitError> {
     let total = work.units();
     // Worker 0 of a fresh run starts from the shared head of prefix-sharing tasks.
-    let fresh = match &work {
+    let fresh = match &*work {
         Work::Tasks(p) => p.head.clone(),
         Work::Ranks { .. } => ExhaustiveStats::new(cfg.players),
     };
     let saver = Checkpointer::new(ckpt, exhaustive_kind(cfg, &work), cfg.clone(), total);
     let fingerprint = job("search exhaustive", cfg, cluster);
-    let (c1, players, work) = (Arc::new(cfg.clone()), cfg.players, Arc::new(work));
+    let (c1, players) = (Arc::new(cfg.clone()), cfg.players);
     cluster_run(
         cluster,
         saver,

@@ -1,0 +1,258 @@
+//! `search exhaustive` as a job: its units are the prefix-sharing tasks (or rank ranges of the
+//! every-deal path), and the answer is the census of every deal with its result file
+//! `exhaustive-DECK-2p[-extra2].json`.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::job::{Job, Ran, checkpoint_path, shard_path};
+use super::random::{split_error, write};
+use super::search as split;
+use super::shard::Shard;
+use super::{Mode, RunError};
+use crate::card::DeckSpec;
+use crate::engine::{self, Outcome};
+use crate::library::fnv1a;
+use crate::notation::Notation;
+use crate::position::Position;
+use crate::provenance::Run;
+use crate::search::exhaustive::{ExhaustiveStats, Extra};
+use crate::search::exhaustive_run::{ExhaustiveConfig, Work};
+
+/// An exhaustive search to run.
+pub struct ExhaustiveJob<'a> {
+    pub cfg: ExhaustiveConfig,
+    /// Every deal of the deck.
+    pub deals: u64,
+    pub work: std::sync::Arc<Work>,
+    pub out: PathBuf,
+    pub resume: bool,
+    pub threads: Option<usize>,
+    /// Sees the deals counted.
+    pub progress: &'a (dyn Fn(u64) + Sync),
+}
+
+/// What merge needs, besides the statistics, to write the single run's answer.
+#[derive(Serialize, Deserialize)]
+pub struct ExhaustiveContext {
+    pub players: usize,
+    pub deck: String,
+    pub deals: u64,
+    pub method: String,
+    pub extra: Extra,
+}
+
+/// The answer: the census as JSON (with wall time and threads) and the result file written.
+pub struct ExhaustiveAnswer {
+    pub json: Value,
+    pub stats: ExhaustiveStats,
+    pub result: PathBuf,
+}
+
+impl ExhaustiveJob<'_> {
+    /// The name of the run's files: deck, players, who holds the extra card, the path.
+    pub fn stem(&self) -> String {
+        let c = &self.cfg;
+        format!(
+            "exhaustive-{}-{}p{}{}",
+            c.deck,
+            c.players,
+            if c.extra == Extra::Second {
+                "-extra2"
+            } else {
+                ""
+            },
+            if c.naive { "-naive" } else { "" }
+        )
+    }
+
+    /// The deals `mode` counts here (for a progress bar).
+    pub fn deals_here(&self, mode: &Mode) -> u64 {
+        mode.shard()
+            .map_or(self.deals, |s| self.deals / s.count as u64)
+    }
+}
+
+impl Job for ExhaustiveJob<'_> {
+    const COMMAND: &'static str = "search-exhaustive";
+    type Entry = ExhaustiveStats;
+    type Part = (ExhaustiveStats, f64, usize);
+    type Context = ExhaustiveContext;
+    type Answer = ExhaustiveAnswer;
+
+    fn units(&self) -> u64 {
+        self.work.units()
+    }
+
+    /// The wide form's units are tasks, not rank ranges: its kind keeps its shards from merging
+    /// with shards of the same deck written before.
+    fn fingerprint(&self) -> String {
+        let kind = split::exhaustive_kind(&self.cfg, &self.work);
+        let cfg = serde_json::to_string(&(&self.cfg, kind)).expect("configurations serialise");
+        format!("{} v1 {:016x}", Self::COMMAND, fnv1a(cfg.as_bytes()))
+    }
+
+    fn context(&self) -> ExhaustiveContext {
+        ExhaustiveContext {
+            players: self.cfg.players,
+            deck: self.cfg.deck.to_string(),
+            deals: self.deals,
+            method: match *self.work {
+                Work::Tasks(_) => "prefix-sharing",
+                Work::Ranks { .. } => "every deal",
+            }
+            .into(),
+            extra: self.cfg.extra,
+        }
+    }
+
+    fn shard_file(&self, shard: Shard) -> PathBuf {
+        shard_path(&self.out, &self.stem(), shard)
+    }
+
+    fn out(&self) -> Option<&Path> {
+        Some(&self.out)
+    }
+
+    fn execute(&self, mode: &Mode) -> Result<Ran<Self::Part>, RunError> {
+        let began = Instant::now();
+        let ckpt = checkpoint_path(&self.out, &self.stem(), mode.shard(), "checkpoint.json");
+        let (stats, threads) = if let Mode::Cluster(cluster) = mode {
+            let work = self.work.clone();
+            match split::exhaustive_cluster(cluster, &self.cfg, work, ckpt, self.resume)
+                .map_err(split_error)?
+            {
+                None => return Ok(Ran::Follower),
+                Some(s) => (s, cluster.total_workers()),
+            }
+        } else {
+            let pool = super::pool(self.threads)?;
+            let stats = pool
+                .install(|| {
+                    split::exhaustive_local(
+                        &self.cfg,
+                        &self.work,
+                        mode.shard(),
+                        ckpt,
+                        self.resume,
+                        self.progress,
+                    )
+                })
+                .map_err(split_error)?;
+            (stats, pool.current_num_threads())
+        };
+        Ok(Ran::Part((stats, began.elapsed().as_secs_f64(), threads)))
+    }
+
+    fn summary((stats, _, _): &Self::Part) -> Value {
+        json!({"deals": stats.deals, "cycles": stats.cycles})
+    }
+
+    fn finish(
+        ctx: ExhaustiveContext,
+        parts: Vec<Self::Part>,
+        out: Option<&Path>,
+    ) -> Result<ExhaustiveAnswer, RunError> {
+        let single = parts.len() == 1;
+        let mut stats = ExhaustiveStats::new(ctx.players);
+        let (mut seconds, mut threads) = (0.0, 0);
+        for (s, secs, th) in parts {
+            if single {
+                stats = s;
+            } else {
+                stats.merge(s);
+            }
+            seconds += secs;
+            threads += th;
+        }
+        let dir = out.map_or_else(|| PathBuf::from(crate::provenance::DEFAULT_OUT), Path::to_path_buf);
+        let (json, result) = write_census(&dir, &ctx, &stats, seconds, threads)?;
+        Ok(ExhaustiveAnswer {
+            json,
+            stats,
+            result,
+        })
+    }
+}
+
+/// The cards of one period of the cycle named by `id` (replayed with the reference engine), for
+/// two-player cycle ids; `None` for others.
+fn cycle_cards(id: &str) -> Option<u64> {
+    let pos = Position::parse(id, Notation::Dash).ok()?;
+    match engine::reference::play(&pos) {
+        Outcome::Cycle(info) => Some(info.cycle_cards),
+        Outcome::Terminates { .. } => None,
+    }
+}
+
+/// The census as JSON, and its result file in `dir` (the facts, and apart from them the run).
+fn write_census(
+    dir: &Path,
+    ctx: &ExhaustiveContext,
+    stats: &ExhaustiveStats,
+    seconds: f64,
+    threads: usize,
+) -> Result<(Value, PathBuf), RunError> {
+    let (deals, method, deck) = (ctx.deals, ctx.method.as_str(), ctx.deck.as_str());
+    if stats.deals != deals {
+        return Err(RunError::failed(format!(
+            "internal error: counted {} deals of {deals}",
+            stats.deals
+        )));
+    }
+    let longest = stats.longest.as_ref().map(|l| {
+        let pos = ctx.extra.position(&l.deal, ctx.players);
+        json!({"position": pos.to_string(), "cards": l.cards, "tricks": l.tricks})
+    });
+    // Who holds the extra card of an odd two-player deck (none for an even one).
+    let cards = deck.parse::<DeckSpec>().map_or(0, |d| d.total());
+    let odd = ctx.players == 2 && cards % 2 == 1;
+    let extra_card = odd.then_some(if ctx.extra == Extra::Second { 2 } else { 1 });
+    let distinct: Vec<Value> = stats
+        .distinct_cycles
+        .iter()
+        .map(|(id, c)| {
+            json!({
+                "cycle_id": id,
+                "period": c.period,
+                "cycle_cards": cycle_cards(id),
+                "deals": c.deals,
+            })
+        })
+        .collect();
+    let v = json!({
+        "deck": deck,
+        "players": ctx.players,
+        "deals": stats.deals,
+        "cycles": stats.cycles,
+        "non_terminating": stats.cycles,
+        "extra_card": extra_card,
+        "first_player_wins": stats.wins[0],
+        "second_player_wins": stats.wins[1],
+        "wins": stats.wins,
+        "distinct_cycles": distinct,
+        "longest": longest,
+        "seconds": seconds,
+        "threads": threads,
+        "method": method,
+    });
+    let mut record = v.clone();
+    for k in ["seconds", "threads"] {
+        record.as_object_mut().unwrap().remove(k);
+    }
+    record["run"] = Run::here(crate::provenance::this_command(), threads, seconds).to_json();
+    let result = dir.join(format!(
+        "exhaustive-{deck}-{}p{}.json",
+        ctx.players,
+        if ctx.extra == Extra::Second {
+            "-extra2"
+        } else {
+            ""
+        }
+    ));
+    write(&result, format!("{record}\n").as_bytes())?;
+    Ok((v, result))
+}

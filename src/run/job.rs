@@ -1,0 +1,155 @@
+//! The contract of a splittable job, and the one place where a job becomes a run: [`run`] turns
+//! it into a single run, one shard of a job array (writing its shard file), or one process of a
+//! cluster, each resumable from its checkpoint; [`merge_parts`] turns the shard files of a job
+//! array into the single run's answer. File names of checkpoints and shard files are made here
+//! too ([`checkpoint_path`], [`shard_path`]), so every job names them alike.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use super::shard::{Shard, ShardFile, decode_part, encode_part};
+use super::{Mode, RunError};
+
+/// A command whose work splits into units.
+///
+/// - Its units: [`Job::units`]; shard `I/N` owns unit `u` when `u % N == I`, a cluster spreads
+///   them over its workers.
+/// - How a unit runs: [`Job::execute`] runs the units this process owns (locally, or with its
+///   cluster peers), resuming from and saving to its checkpoint.
+/// - What a checkpoint entry holds: [`Job::Entry`].
+/// - How results merge: a run ends with a [`Job::Part`]; [`Job::finish`] folds the parts of every
+///   shard (or the one part of a single run) into the answer and writes the result files.
+pub trait Job {
+    /// The subcommand as shard files name it (`assemble`, `search-random`, ...).
+    const COMMAND: &'static str;
+    /// What the checkpoint records: a finished unit's result (a log of them), or the folded state
+    /// of the finished prefix of units (each in its file format, `library::checkpoint`,
+    /// `search::checkpoint`, `backward::level_checkpoint`).
+    type Entry;
+    /// What a finished run hands on: to [`Job::finish`] directly, or in a shard file to merge.
+    type Part: Serialize + DeserializeOwned;
+    /// What the answer needs besides the parts (it travels in every shard file).
+    type Context: Serialize + DeserializeOwned;
+    /// The single run's answer.
+    type Answer;
+
+    /// The number of units of the whole run.
+    fn units(&self) -> u64;
+    /// What identifies the run: every shard of it carries this, and merge refuses a mix.
+    fn fingerprint(&self) -> String;
+    /// The context of the answer.
+    fn context(&self) -> Self::Context;
+    /// Where shard `shard` writes its shard file.
+    fn shard_file(&self, shard: Shard) -> PathBuf;
+    /// Where the single run writes its results (`None`: the job's default).
+    fn out(&self) -> Option<&Path>;
+    /// Runs the units this process owns in `mode`.
+    fn execute(&self, mode: &Mode) -> Result<Ran<Self::Part>, RunError>;
+    /// A shard's totals, for its report.
+    fn summary(part: &Self::Part) -> Value;
+    /// The answer from the parts (one per shard, in shard order), with the result files written
+    /// to `out` (`None`: where the context says).
+    fn finish(
+        ctx: Self::Context,
+        parts: Vec<Self::Part>,
+        out: Option<&Path>,
+    ) -> Result<Self::Answer, RunError>;
+}
+
+/// How [`Job::execute`] ended on this process.
+pub enum Ran<P> {
+    /// The units it owned are done.
+    Part(P),
+    /// Stopped before the end (a test's `--stop-after-*`, or a limit): the message says how to
+    /// finish; the checkpoint holds the finished work.
+    Stopped(String),
+    /// A cluster process other than process 0: it computed its share, process 0 answers.
+    Follower,
+}
+
+/// How [`run`] ended.
+pub enum Done<A> {
+    /// The single run's answer (a single run, or process 0 of a cluster).
+    Answer(A),
+    /// One shard of a job array: its shard file is written.
+    Shard(ShardDone),
+    /// See [`Ran::Stopped`].
+    Stopped(String),
+    /// See [`Ran::Follower`].
+    Follower,
+}
+
+/// A finished shard: its file, its totals, and the pattern of every shard's file for merge.
+pub struct ShardDone {
+    pub shard: Shard,
+    pub path: PathBuf,
+    /// The shard's totals with `shard` and `file` (its `--json` answer).
+    pub summary: Value,
+    /// The shard files of the whole job array, as a glob for `ansatz merge`.
+    pub every: String,
+}
+
+/// Runs `job` as `mode` says: its units (those this process owns), then the shard file of a
+/// shard, or the answer of a single run (on a cluster, at process 0).
+pub fn run<J: Job>(job: &J, mode: &Mode) -> Result<Done<J::Answer>, RunError> {
+    let part = match job.execute(mode)? {
+        Ran::Part(p) => p,
+        Ran::Stopped(why) => return Ok(Done::Stopped(why)),
+        Ran::Follower => return Ok(Done::Follower),
+    };
+    let Some(shard) = mode.shard() else {
+        return J::finish(job.context(), vec![part], job.out()).map(Done::Answer);
+    };
+    let path = job.shard_file(shard);
+    let file = ShardFile {
+        command: J::COMMAND.into(),
+        fingerprint: job.fingerprint(),
+        shard,
+        context: encode_part(&job.context()),
+        records: encode_part(&part),
+    };
+    file.write(&path).map_err(RunError::failed)?;
+    let mut summary = J::summary(&part);
+    summary["shard"] = json!(shard.to_string());
+    summary["file"] = json!(path.display().to_string());
+    let every = path
+        .display()
+        .to_string()
+        .replace(&shard.suffix(), &format!("shard-*-of-{}", shard.count));
+    Ok(Done::Shard(ShardDone {
+        shard,
+        path,
+        summary,
+        every,
+    }))
+}
+
+/// The single run's answer from the shard files of a job array (checked by
+/// [`super::shard::read_set`] to be every shard of one run), written to `out`.
+pub fn merge_parts<J: Job>(files: &[ShardFile], out: Option<&Path>) -> Result<J::Answer, RunError> {
+    let what = J::COMMAND.replace('-', " ");
+    let ctx: J::Context =
+        decode_part(&files[0].context, &format!("{what} context")).map_err(RunError::input)?;
+    let parts = files
+        .iter()
+        .map(|f| decode_part(&f.records, &format!("{what} records")).map_err(RunError::input))
+        .collect::<Result<Vec<J::Part>, RunError>>()?;
+    J::finish(ctx, parts, out)
+}
+
+/// `DIR/STEM.EXT`, or `DIR/STEM.shard-I-of-N.EXT` for a shard (which keeps its own, so each task
+/// of a job array resumes alone), with DIR moved out of `results/` ([`crate::provenance::work_dir`]).
+pub fn checkpoint_path(dir: &Path, stem: &str, shard: Option<Shard>, ext: &str) -> PathBuf {
+    crate::provenance::work_dir(dir).join(match shard {
+        Some(s) => format!("{stem}.{}.{ext}", s.suffix()),
+        None => format!("{stem}.{ext}"),
+    })
+}
+
+/// `DIR/STEM.shard-I-of-N.bin`: the shard file of a job whose results go to directory `dir`.
+pub fn shard_path(dir: &Path, stem: &str, shard: Shard) -> PathBuf {
+    crate::provenance::work_dir(dir).join(format!("{stem}.{}.bin", shard.suffix()))
+}
