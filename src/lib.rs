@@ -1,7 +1,7 @@
 //! ansatz: constructive search of Beggar-My-Neighbour games (Casella's Ansatz), as a library.
 //!
-//! The `ansatz` binary is a thin command-line face ([`cli`]) over these modules; nothing else
-//! prints.
+//! The `ansatz` binary is a thin command-line face ([`cli`]) over these modules: arguments →
+//! validated configuration → one call into [`run`] (or a pipeline) → print. Nothing else prints.
 //!
 //! # Where things live
 //!
@@ -19,7 +19,7 @@
 //! | [`discover`] | balanced cycles found automatically on any deck: frame, filter, head sweep, censuses, balance |
 //! | [`search`] | random and exhaustive search, statistics, plots, checkpoints |
 //! | [`picture`] | pictures: a game's hand sizes, a family as a graph (DOT, SVG), the catalogue as an HTML page |
-//! | [`dist`] | job-array shards and cluster runs (timely-dataflow) |
+//! | [`run`] | the run layer: each splittable command as a [`run::Job`] (units, how a unit runs, checkpoint entries, merge), run alone, as a `--shard` of a job array, on a cluster (timely-dataflow) or resumed; `ansatz merge`; every command's result files |
 //! | [`beatit`] | Beat It or Eat It (Taylor, 1993): its rules, exact retrograde solvers, the census of layouts |
 //! | [`bench`](mod@bench) | the engine benchmark behind `ansatz bench` |
 //! | [`provenance`], [`reproduce`] | result files' facts apart from their `run`; rerunning and comparing them |
@@ -30,17 +30,22 @@
 //! between top-level modules form no loop):
 //!
 //! ```text
-//! cli                                   the face: clap → validated config → library call → print
+//! cli                                   the face: clap → validated config → one call → print
+//! run                                   jobs run as asked: single, --shard + merge, cluster,
+//!                                       --resume; checkpoints and shard files; result files
 //! picture                               games, families and the catalogue drawn (SVG, PNG, DOT, HTML)
 //! discover                              the ansatz route automated: heads → accumulators → censuses → balance
 //! reproduce    assemble                 rerun checks; decks from pieces → balanced cycles
 //!              ansatz      search       templates, pieces, mutation; random and exhaustive search
-//!              dist                     job-array shards and clusters (used by the pipelines)
-//! bench        backward    library      benchmark; playing backwards; piece-library files
+//! bench        backward    library      benchmark; playing backwards; file formats (pieces, checkpoints)
 //! deal         beatit                   random deals; Beat It or Eat It (its own game)
 //! engine                                every forward engine, the lanes, cycle detection
 //! position  notation  card  rng  provenance
 //! ```
+//!
+//! The pipelines (`engine` up to `discover`) know nothing of `run`, and `run` nothing of `cli`:
+//! `tests/repo.rs` checks both, and that `cli` stays a face (at most 15% of `src/`, no file over
+//! 300 lines, no checkpoint or result-file writing).
 //!
 //! # The path of a position
 //!

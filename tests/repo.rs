@@ -78,9 +78,19 @@ fn no_tracked_file_outside_ci_names_the_side_folder() {
 fn every_known_answer_file_names_its_source() {
     let dir = root().join("tests/data");
     let mut seen = 0;
+    let mut files: Vec<PathBuf> = Vec::new();
     for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        match e.path() {
+            // tests/data/golden: the transcripts tests/golden.rs compares.
+            d if d.is_dir() => {
+                files.extend(std::fs::read_dir(&d).unwrap().flatten().map(|e| e.path()))
+            }
+            f => files.push(f),
+        }
+    }
+    for path in files {
         // The header (the comment lines before the first data line) names the source.
-        let text = std::fs::read_to_string(e.path()).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
         let header: Vec<&str> = text
             .lines()
             .take_while(|l| l.starts_with('#') || l.trim().is_empty())
@@ -88,7 +98,7 @@ fn every_known_answer_file_names_its_source() {
         assert!(
             header.iter().any(|l| l.starts_with("# Source:")),
             "{}: no `# Source:` line before its first data line",
-            e.path().display()
+            path.display()
         );
         seen += 1;
     }
@@ -326,4 +336,56 @@ fn the_top_level_modules_form_no_loop() {
     for (m, imports) in &graph {
         assert!(m == "cli" || !imports.contains("cli"), "{m} imports cli");
     }
+}
+
+/// The run layer sits above every pipeline: only the command-line face imports it, and it never
+/// imports the face.
+#[test]
+fn only_the_face_imports_the_run_layer() {
+    let graph = module_imports();
+    assert!(graph.contains_key("run"), "{graph:?}");
+    for (m, imports) in &graph {
+        assert!(
+            m == "cli" || !imports.contains("run"),
+            "{m} imports the run layer: the pipelines must not know how they are run"
+        );
+    }
+}
+
+/// The CLI is a face: at most 15% of the source lines, no file over 300 lines, and no checkpoint
+/// or result-file writing of its own (the run layer does that).
+#[test]
+fn the_cli_is_a_thin_face() {
+    let src = root().join("src");
+    let lines = |p: &Path| std::fs::read_to_string(p).unwrap().lines().count();
+    let (mut all, mut cli) = (0, 0);
+    let mut stack = vec![src.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                let n = lines(&p);
+                all += n;
+                if p.starts_with(src.join("cli")) {
+                    cli += n;
+                    assert!(n <= 300, "{} has {n} lines (at most 300)", p.display());
+                    let text = std::fs::read_to_string(&p).unwrap();
+                    for banned in ["write_atomic", "Checkpoint", "ShardFile", "library::write("] {
+                        assert!(
+                            !text.contains(banned),
+                            "{} uses {banned}: checkpoints and result files belong to the run layer",
+                            p.display()
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        cli * 100 <= all * 15,
+        "src/cli is {cli} of {all} lines ({:.1}%, at most 15%)",
+        100.0 * cli as f64 / all as f64
+    );
 }

@@ -188,7 +188,7 @@ pub fn run<E: Send>(
     run_some(search, done, &|_| true, record, stop_after, progress)
 }
 
-/// [`run`] over the ranges `owns` accepts only (a shard of the run, see `dist::shard`); the
+/// [`run`] over the ranges `owns` accepts only (a shard of the run, see `run::shard`); the
 /// report is complete when every one of those ranges is done.
 pub fn run_some<E: Send>(
     search: &Search,

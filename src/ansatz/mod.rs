@@ -9,6 +9,7 @@
 
 pub mod enumerate;
 pub mod find;
+pub mod import;
 mod lazy;
 pub mod mutate;
 pub mod piece;

@@ -459,7 +459,7 @@ impl Plan {
             .collect()
     }
 
-    /// [`Plan::run`] over the units `owns` accepts only (a shard of the run, see `dist::shard`).
+    /// [`Plan::run`] over the units `owns` accepts only (a shard of the run, see `run::shard`).
     pub fn run_some(
         &self,
         done: &[UnitDone],

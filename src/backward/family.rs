@@ -149,7 +149,7 @@ pub fn family_of_cycle_resumable(
 }
 
 /// The family of a cycle from its closure (however the closure was computed, e.g. on a cluster
-/// by `dist::closure`); `seconds` is the closure search's wall time.
+/// by `run::closure`); `seconds` is the closure search's wall time.
 pub fn family_from_closure(info: CycleInfo, found: Closure, seconds: f64) -> Family {
     let mut balanced: Vec<(String, Position)> = found
         .balanced

@@ -8,7 +8,7 @@
 //! | [`state`] | a position seen from the player to move, its legal moves and their results |
 //! | [`dense`] | retrograde analysis over every position of an `n`-card suit (the census) |
 //! | [`graph`] | retrograde analysis over the positions reachable from one, under a node limit |
-//! | [`reference`] | the plain fixpoint solver the two above are held to |
+//! | [`mod@reference`] | the plain fixpoint solver the two above are held to |
 //! | [`line`] | best moves and principal lines from any solved table |
 //! | [`census`] | every symmetric layout of a suit length, with each player leading |
 //!

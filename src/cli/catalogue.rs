@@ -5,13 +5,11 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
-use serde_json::json;
+use anyhow::Result;
 
 use super::output::{BadInput, Out};
-use crate::assemble::catalogue::{Catalogue, build, result_files};
-use crate::library::write_atomic;
-use crate::provenance::Run;
+use crate::assemble::catalogue::{build, result_files};
+use crate::run::catalogue::write_catalogue;
 
 /// Gather every balanced cycle of `assemble` result files into one verified catalogue.
 #[derive(clap::Args, Debug)]
@@ -59,35 +57,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let files = result_files(&paths).map_err(|e| BadInput(e.to_string()))?;
     let cat = build(&files).map_err(|e| BadInput(e.to_string()))?;
-    let summary = json!({
-        "files": cat.files.len(),
-        "balanced_cycles": cat.cycles(),
-        "balanced_cycles_with_mirrors": cat.cycles_with_mirrors(),
-        "balanced_deals": cat.deals(),
-        "balanced_deals_with_mirrors": cat.deals_with_mirrors(),
-    });
-    let mut jsonl = json!({ "summary": summary }).to_string();
-    jsonl.push('\n');
-    for e in &cat.entries {
-        jsonl.push_str(&json!({ "cycle": e }).to_string());
-        jsonl.push('\n');
-    }
-    let run = Run::here(
-        crate::provenance::this_command(),
-        1,
-        started.elapsed().as_secs_f64(),
-    );
-    jsonl.push_str(&run.line());
-    jsonl.push('\n');
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("creating {}", args.out.display()))?;
-    let path = args.out.join("balanced-cycles.jsonl");
-    write_atomic(&path, jsonl.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
-    let mut text = Vec::new();
-    print_text(&mut text, &cat)?;
-    text.extend_from_slice(run.text_block().as_bytes());
-    let path = args.out.join("balanced-cycles.txt");
-    write_atomic(&path, &text).with_context(|| format!("writing {}", path.display()))?;
+    let (summary, text) = write_catalogue(&cat, &args.out, started.elapsed().as_secs_f64())?;
     if let Some(dir) = &args.html {
         let pb = super::progress::bar(cat.entries.len() as u64, "cycles drawn", args.json);
         crate::picture::page::write_page(dir, &cat, &|n| pb.inc(n))
@@ -108,54 +78,4 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-fn print_text(out: &mut dyn Write, cat: &Catalogue) -> std::io::Result<()> {
-    writeln!(
-        out,
-        "# ansatz catalogue {}: balanced cycles of {} assemble result files, every deal replayed",
-        env!("CARGO_PKG_VERSION"),
-        cat.files.len()
-    )?;
-    writeln!(
-        out,
-        "balanced cycles   {} ({} counting mirror images apart)",
-        cat.cycles(),
-        cat.cycles_with_mirrors()
-    )?;
-    writeln!(
-        out,
-        "balanced deals    {} ({} with their mirror images)\n",
-        cat.deals(),
-        cat.deals_with_mirrors()
-    )?;
-    writeln!(out, "  #  period  deals  closure  cycle id")?;
-    for (i, e) in cat.entries.iter().enumerate() {
-        writeln!(
-            out,
-            "{:>3}  {:>6}  {:>5}  {:>7}  {}",
-            i + 1,
-            e.period,
-            e.balanced.len(),
-            e.closure_size,
-            e.cycle_id
-        )?;
-    }
-    for (i, e) in cat.entries.iter().enumerate() {
-        writeln!(out, "\ncycle {}  {}", i + 1, e.cycle_id)?;
-        writeln!(out, "  mirror   {}", e.mirror_cycle_id)?;
-        writeln!(
-            out,
-            "  period {} tricks; closure {} positions",
-            e.period, e.closure_size
-        )?;
-        writeln!(out, "  deck     {}", e.deck)?;
-        writeln!(out, "  found by {}", e.command)?;
-        writeln!(out, "  listed in {}", e.files.join(", "))?;
-        writeln!(out, "  balanced deals: {}", e.balanced.len())?;
-        for d in &e.balanced {
-            writeln!(out, "    {d}")?;
-        }
-    }
-    Ok(())
 }

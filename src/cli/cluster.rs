@@ -97,5 +97,3 @@ fn install_fail_stop() {
         default(info);
     }));
 }
-
-pub use crate::run::recorded_command;

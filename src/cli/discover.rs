@@ -5,7 +5,6 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
-use std::time::Instant;
 
 use anyhow::Result;
 use indicatif::ProgressBar;
@@ -14,9 +13,8 @@ use serde_json::json;
 use super::output::{BadInput, Out};
 use super::progress;
 use crate::card::DeckSpec;
-use crate::discover::{Config, DiscoverError, Discovery, Observer, Scope, StageReport};
-use crate::library::write_atomic;
-use crate::provenance::Run;
+use crate::discover::{Config, Observer, Scope, StageReport};
+use crate::run::discover::text;
 
 /// Find balanced non-terminating cycles of a deck automatically: frame, filter, head sweep,
 /// censuses around the accumulators, balance by backward play.
@@ -98,7 +96,6 @@ impl Observer for Bars {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let started = Instant::now();
     let deck: DeckSpec = args
         .deck
         .parse()
@@ -115,155 +112,39 @@ pub fn run(args: Args) -> Result<ExitCode> {
         max_positions: args.max_positions,
         stop_after_censuses: args.stop_after_censuses,
     };
-    let name = format!(
-        "discover-{}{}",
-        if deck.is_standard() {
-            "standard".to_string()
-        } else if deck == DeckSpec::CAMICIA {
-            "camicia".to_string()
-        } else {
-            deck.to_string()
-        },
-        if args.quick { "-quick" } else { "" }
-    );
-    let work = crate::provenance::work_dir(&args.out)
-        .join("work")
-        .join(format!("{name}.checkpoint"));
-    let pool = super::bench::pool(args.threads)?;
     let bars = Bars {
         quiet: args.quiet || args.json,
         bar: Mutex::new(None),
     };
-    let found = match pool.install(|| crate::discover::run(&config, &work, args.resume, &bars)) {
-        Ok(d) => d,
-        Err(e @ DiscoverError::Stopped(_)) => {
-            eprintln!("ansatz: {e}");
+    let a = match crate::run::discover::run(
+        &config,
+        &args.out,
+        args.quick,
+        args.resume,
+        args.threads,
+        &bars,
+    )? {
+        Ok(a) => a,
+        Err(stopped) => {
+            eprintln!("ansatz: {stopped}");
             return Ok(ExitCode::from(1));
         }
-        Err(e @ (DiscoverError::Checkpoint(_) | DiscoverError::Replay(_))) => return Err(e.into()),
-        Err(e) => return Err(BadInput(e.to_string()).into()),
     };
-    let seconds = started.elapsed().as_secs_f64();
-    let run = Run::here(
-        crate::provenance::this_command(),
-        pool.current_num_threads(),
-        seconds,
-    );
-    let files = write_files(&args.out, &name, &found, &run)?;
     let mut out = Out::new();
     if args.json {
-        let mut v = serde_json::to_value(&found)?;
-        v["seconds"] = json!((seconds * 1000.0).round() / 1000.0);
-        v["threads"] = json!(pool.current_num_threads());
-        v["files"] = json!(files);
+        let mut v = serde_json::to_value(&a.found)?;
+        v["seconds"] = json!((a.seconds * 1000.0).round() / 1000.0);
+        v["threads"] = json!(a.threads);
+        v["files"] = json!(a.files);
         out.json(&v)?;
     } else {
-        out.write_all(text(&found).as_bytes())?;
-        writeln!(out, "files     {}", files.join(", "))?;
-        writeln!(out, "seconds   {seconds:.1}")?;
+        out.write_all(text(&a.found).as_bytes())?;
+        writeln!(out, "files     {}", a.files.join(", "))?;
+        writeln!(out, "seconds   {:.1}", a.seconds)?;
     }
-    Ok(if found.balanced_cycles.is_empty() {
+    Ok(if a.found.balanced_cycles.is_empty() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// The readable report (without the run).
-fn text(d: &Discovery) -> String {
-    let mut s = format!(
-        "deck      {}\nscope     {}\nframe     {}\nfilter    {}\n",
-        d.deck,
-        d.scope,
-        d.frame,
-        d.filter.as_deref().unwrap_or("none")
-    );
-    s.push_str(&format!(
-        "accumulators (accumulation >= {}): {}\n",
-        d.accumulation_threshold,
-        d.accumulators.len()
-    ));
-    for a in &d.accumulators {
-        s.push_str(&format!(
-            "  {}  accumulation {}  (head {}, piece {})\n",
-            a.shape, a.accumulation, a.head, a.piece
-        ));
-    }
-    s.push_str("censuses\n");
-    for c in &d.censuses {
-        s.push_str(&format!(
-            "  {}  {} decks, {} never end, {} cycles{}\n",
-            c.shape,
-            c.decks,
-            c.non_terminating,
-            c.cycles,
-            c.skipped
-                .as_deref()
-                .map(|r| format!(" (skipped: {r})"))
-                .unwrap_or_default()
-        ));
-    }
-    s.push_str(&format!("cycles by reach  {:?}\n", d.reach_histogram));
-    let deals: usize = d.balanced_cycles.iter().map(|b| b.balanced.len()).sum();
-    s.push_str(&format!(
-        "balanced cycles  {} (up to exchanging the players), {deals} deals\n",
-        d.balanced_cycles.len()
-    ));
-    for (i, b) in d.balanced_cycles.iter().enumerate() {
-        s.push_str(&format!(
-            "  {:>3}  {}  period {}  closure {}  {} deals  (census {})\n",
-            i + 1,
-            b.cycle_id,
-            b.period,
-            b.closure_size,
-            b.balanced.len(),
-            b.census
-        ));
-    }
-    s
-}
-
-/// DIR/NAME.jsonl (a summary line, one line per balanced cycle with its deals, one per stage, the
-/// run line) and DIR/NAME.txt.
-fn write_files(dir: &std::path::Path, name: &str, d: &Discovery, run: &Run) -> Result<Vec<String>> {
-    std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("creating {}: {e}", dir.display()))?;
-    let mut lines = vec![
-        json!({"summary": {
-            "deck": d.deck, "scope": d.scope, "frame": d.frame, "filter": d.filter,
-            "accumulation_threshold": d.accumulation_threshold,
-            "accumulators": d.accumulators, "censuses": d.censuses,
-            "reach_histogram": d.reach_histogram,
-            "balanced_cycles": d.balanced_cycles.len(),
-            "balanced_deals": d.balanced_cycles.iter().map(|b| b.balanced.len()).sum::<usize>(),
-        }})
-        .to_string(),
-    ];
-    lines.extend(
-        d.balanced_cycles
-            .iter()
-            .map(|b| json!({ "cycle": b }).to_string()),
-    );
-    lines.extend(d.stages.iter().map(|s| {
-        json!({"stage": {"name": s.name, "work": s.work, "unit": s.unit, "cycles": s.cycles,
-            "balanced_cycles": s.balanced_cycles, "reach_histogram": s.reach_histogram,
-            "summary": s.summary}})
-        .to_string()
-    }));
-    lines.push(run.line());
-    let jsonl = dir.join(format!("{name}.jsonl"));
-    let txt = dir.join(format!("{name}.txt"));
-    write_atomic(&jsonl, (lines.join("\n") + "\n").as_bytes())?;
-    let mut t = text(d);
-    for b in &d.balanced_cycles {
-        t.push_str(&format!(
-            "\ncycle {}  (mirror {})\n",
-            b.cycle_id, b.mirror_cycle_id
-        ));
-        for deal in &b.balanced {
-            t.push_str(&format!("  {deal}\n"));
-        }
-    }
-    t.push_str(&run.text_block());
-    write_atomic(&txt, t.as_bytes())?;
-    Ok(vec![jsonl.display().to_string(), txt.display().to_string()])
 }

@@ -6,16 +6,17 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::bench::pool;
-use super::family::{command_line, counter, write_atomic};
 use super::output::{BadInput, Out};
 use super::play::parse_position;
+use super::progress::counter;
 use crate::backward::extend::{
-    ExtendConfig, ExtendError, Extension, Game, RECORD_CARDS, RECORD_TRICKS, extend,
+    ExtendConfig, ExtendError, Extension, RECORD_CARDS, RECORD_TRICKS, extend,
 };
 use crate::notation::Notation;
+use crate::run::extend::{game_json, save_record};
 
 /// Play a terminating game, play backwards from every position on its path, and report the
 /// balanced deals whose games run longest (each replayed by the forward engine).
@@ -64,38 +65,6 @@ pub struct Args {
     /// How to read the position: auto, dash, cards or digits.
     #[arg(long, default_value = "auto", value_name = "NOTATION")]
     notation: Notation,
-}
-
-fn game_json(g: &Game) -> Value {
-    json!({
-        "position": g.position.to_string(),
-        "winner": g.winner + 1,
-        "tricks": g.tricks,
-        "cards": g.cards,
-    })
-}
-
-/// Writes a long game as one JSON line and a text summary, naming the command.
-fn save_record(dir: &std::path::Path, g: &Game) -> Result<PathBuf> {
-    let key = g.position.pack().unwrap_or(0);
-    let stem = format!("long-game-{}c-{}t-{key:032x}", g.cards, g.tricks);
-    let mut v = game_json(g);
-    v["run"] =
-        crate::provenance::Run::here(command_line(), rayon::current_num_threads(), 0.0).to_json();
-    let json_path = dir.join(format!("{stem}.json"));
-    write_atomic(&json_path, &format!("{v}\n"))?;
-    let text = format!(
-        "A Beggar-My-Neighbour game (the record is {RECORD_CARDS} cards, {RECORD_TRICKS} tricks)\n\
-         position  {}\nwinner    player {}\ntricks    {}\ncards     {}\nfound by  {} (ansatz {})\n",
-        g.position,
-        g.winner + 1,
-        g.tricks,
-        g.cards,
-        command_line(),
-        env!("CARGO_PKG_VERSION")
-    );
-    write_atomic(&dir.join(format!("{stem}.txt")), &text)?;
-    Ok(json_path)
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {

@@ -2,11 +2,11 @@
 //! drawn with `--graph`).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use super::cluster::DistArgs;
 use super::output::{BadInput, Out, answer_or_exit};
@@ -93,17 +93,6 @@ pub struct Args {
     graph: Option<PathBuf>,
     #[command(flatten)]
     dist: DistArgs,
-}
-
-/// Writes `text` to `path` atomically (`library::atomic`), naming the file on failure.
-pub(super) fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    crate::library::atomic::write_atomic(path, text.as_bytes())
-        .with_context(|| format!("writing {}", path.display()))
-}
-
-/// The command line that is running, as a user types it, for result files.
-pub(super) fn command_line() -> String {
-    crate::provenance::this_command()
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {

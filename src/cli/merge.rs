@@ -6,12 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use super::output::{BadInput, Out};
-use crate::run::exhaustive::ExhaustiveJob;
-use crate::run::family::FamilyJob;
-use crate::run::merge_parts;
-use crate::run::random::RandomJob;
-use crate::run::shard::{decode_part, read_set, read_some};
+use crate::run::merge::{Merged, merge};
 
 /// Merge the shard files of a job array (`--shard I/N`) into the single-run answer.
 #[derive(clap::Args, Debug)]
@@ -52,55 +47,22 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let read = if args.partial { read_some } else { read_set };
-    let files = read(&args.files).map_err(|e| BadInput(e.to_string()))?;
-    if args.partial && files[0].command != "assemble" {
-        return Err(BadInput(format!(
-            "--partial merges shard files of `assemble`, not of `{}`",
-            files[0].command
-        ))
-        .into());
-    }
-    let mut out = Out::new();
-    match files[0].command.as_str() {
-        "assemble" => {
-            let dir = args
-                .out
-                .unwrap_or_else(|| PathBuf::from(crate::provenance::DEFAULT_OUT));
-            let dir = (!args.partial).then_some(dir.as_path());
-            let (summary, meta) = super::assemble_report::merge_shards(&files, dir)?;
-            if args.json {
-                out.json(&summary)?;
-            } else {
-                super::assemble_report::print_text(&mut out, &summary, &meta)?;
+    Ok(
+        match merge(&args.files, args.out.as_deref(), args.partial)? {
+            Merged::Assemble(a) => {
+                super::assemble::print(&a, args.json)?;
+                ExitCode::SUCCESS
             }
-        }
-        "find-pieces" => {
-            return super::find_pieces::merge_shards(&files, args.out.as_deref(), args.json);
-        }
-        "family" => {
-            let answer = merge_parts::<FamilyJob>(&files, args.out.as_deref())?;
-            return super::family::print(&answer, args.json);
-        }
-        "search-random" => {
-            let answer = merge_parts::<RandomJob>(&files, args.out.as_deref())?;
-            super::search::print_random(&answer, args.json)?;
-        }
-        "search-exhaustive" => {
-            let answer = merge_parts::<ExhaustiveJob>(&files, args.out.as_deref())?;
-            super::search::print_exhaustive(&answer, args.json)?;
-        }
-        other => {
-            return Err(BadInput(format!(
-                "shard files of `{other}` cannot be merged by this ansatz"
-            ))
-            .into());
-        }
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Decodes a shard file's context or records (`what` names them); an unreadable one is bad input.
-pub(super) fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T> {
-    decode_part(bytes, what).map_err(|e| BadInput(e.to_string()).into())
+            Merged::FindPieces(a) => super::find_pieces::print(&a, args.json)?,
+            Merged::Family(a) => super::family::print(&a, args.json)?,
+            Merged::Random(a) => {
+                super::search::print_random(&a, args.json)?;
+                ExitCode::SUCCESS
+            }
+            Merged::Exhaustive(a) => {
+                super::search_exhaustive::print_exhaustive(&a, args.json)?;
+                ExitCode::SUCCESS
+            }
+        },
+    )
 }

@@ -2,8 +2,8 @@
 //! Each subcommand turns its arguments into validated library values and calls the library.
 
 mod assemble;
-mod assemble_report;
 mod beat_it;
+mod beat_it_play;
 mod bench;
 mod catalogue;
 mod cluster;
@@ -20,6 +20,7 @@ mod predecessors;
 mod progress;
 mod reproduce;
 mod search;
+mod search_exhaustive;
 mod search_table;
 
 use std::process::ExitCode;

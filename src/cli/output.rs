@@ -61,9 +61,13 @@ pub fn answer_or_exit<A>(
     match done? {
         Done::Answer(a) => Ok(Ok(a)),
         Done::Follower => Ok(Err(ExitCode::SUCCESS)),
-        Done::Stopped(why) => {
-            eprintln!("ansatz: {why}");
-            Ok(Err(ExitCode::from(1)))
+        Done::Stopped(stop) => {
+            match &stop.report {
+                Some(v) if as_json => Out::new().json(v)?,
+                Some(_) => writeln!(Out::new(), "{}", stop.why)?,
+                None => eprintln!("ansatz: {}", stop.why),
+            }
+            Ok(Err(ExitCode::from(stop.code)))
         }
         Done::Shard(s) => {
             let mut out = Out::new();

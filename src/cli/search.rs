@@ -11,10 +11,7 @@ use super::cluster::DistArgs;
 use super::output::{BadInput, Out, answer_or_exit};
 use super::play::parse_deck;
 use super::progress;
-use crate::run::exhaustive::{ExhaustiveAnswer, ExhaustiveJob};
 use crate::run::random::{RandomAnswer, RandomJob};
-use crate::search::exhaustive::Extra;
-use crate::search::exhaustive_run::ExhaustiveConfig;
 use crate::search::plot::{Series, histogram};
 use crate::search::random::{self, RandomConfig};
 use crate::search::stats::GameStats;
@@ -29,7 +26,7 @@ pub struct Args {
 #[derive(clap::Subcommand, Debug)]
 enum SearchCommand {
     Random(RandomArgs),
-    Exhaustive(ExhaustiveArgs),
+    Exhaustive(super::search_exhaustive::ExhaustiveArgs),
     /// Gather exhaustive-search result files into one census table (JSON lines and markdown).
     Table(super::search_table::TableArgs),
 }
@@ -88,66 +85,29 @@ pub struct RandomArgs {
     run: RunFlags,
 }
 
-/// Play every distinct deal of a small deck (hands split as equally as possible, player 1 first).
-#[derive(clap::Args, Debug)]
-#[command(after_help = "\
-Examples:
-  ansatz search exhaustive --deck 6-2J2Q2K2A          # Paulhus 1999: 7567560 deals, 1260 cycles
-  ansatz search exhaustive --deck 16-2J2Q2K2A --threads 2 --json
-  ansatz search exhaustive --deck 3-1J1Q1K1A --players 3
-  ansatz search exhaustive --deck 16-2J2Q2K2A --resume
-  ansatz search exhaustive --deck 16-2J2Q2K2A --shard 1/8   # then: ansatz merge out/*.shard-*-of-8.bin
-  ansatz search exhaustive --deck 16-2J2Q2K2A --hosts hosts.txt --process 0 --workers 2
-
-Two-player decks of up to 32 cards share the play of deals that agree on every card read so far
-(one game per subtree, weighted by the arrangements of the unread cards); --naive plays every
-deal separately (the checker). The result (with the command and version) and a checkpoint go to
---out (default out/); --resume finishes an interrupted run. --shard I/N runs the units u (tasks
-or rank ranges) with u % N == I and writes a shard file for `ansatz merge`; --hosts runs on a
-cluster (unit u on worker u % workers; process 0 prints and keeps the checkpoint for --resume).")]
-pub struct ExhaustiveArgs {
-    /// Deck: counts like 6-2J2Q2K2A (standard and camicia are far too large to exhaust).
-    #[arg(long, value_name = "SPEC")]
-    deck: String,
-    /// Number of players.
-    #[arg(long, default_value_t = 2)]
-    players: usize,
-    /// Worker threads (default: every core).
-    #[arg(long)]
-    threads: Option<usize>,
-    /// Play every deal separately (rank/unrank + engine) instead of sharing prefixes.
-    #[arg(long)]
-    naive: bool,
-    /// Which player holds the extra card of an odd two-player deck: 1 (the leader) or 2.
-    #[arg(long, value_name = "1|2", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
-    extra_card: u8,
-    #[command(flatten)]
-    run: RunFlags,
-}
-
 /// The flags both searches share: where results and checkpoints go, resuming, output, splitting.
 #[derive(clap::Args, Debug)]
-struct RunFlags {
+pub(super) struct RunFlags {
     /// Directory of results and checkpoints (checkpoints of a run into results/ go to out/work/).
     #[arg(long, default_value = crate::provenance::DEFAULT_OUT, value_name = "DIR")]
-    out: PathBuf,
+    pub(super) out: PathBuf,
     /// Continue the interrupted run with the same options from its checkpoint.
     #[arg(long)]
-    resume: bool,
+    pub(super) resume: bool,
     /// Print one JSON object.
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
     /// No progress bar.
     #[arg(long, short)]
-    quiet: bool,
+    pub(super) quiet: bool,
     #[command(flatten)]
-    dist: DistArgs,
+    pub(super) dist: DistArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
     match args.command {
         SearchCommand::Random(a) => run_random(a),
-        SearchCommand::Exhaustive(a) => run_exhaustive(a),
+        SearchCommand::Exhaustive(a) => super::search_exhaustive::run(a),
         SearchCommand::Table(a) => super::search_table::run(a),
     }
 }
@@ -201,7 +161,8 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
             let pool = crate::run::pool(a.threads)?;
             let pb = progress::bar(a.games, "balanced games", quiet);
             let chunks = random::chunks(a.games);
-            overlay = Some(pool.install(|| random::play_chunks(&balanced, 0, chunks, &|n| pb.inc(n))));
+            overlay =
+                Some(pool.install(|| random::play_chunks(&balanced, 0, chunks, &|n| pb.inc(n))));
             pb.finish_and_clear();
         }
         let label = |balanced: bool, s: &GameStats| {
@@ -320,91 +281,6 @@ pub(super) fn print_random(r: &RandomAnswer, as_json: bool) -> Result<()> {
         }
     }
     writeln!(out, "results           {}", r.results.display())?;
-    out.flush()?;
-    Ok(())
-}
-
-fn run_exhaustive(a: ExhaustiveArgs) -> Result<ExitCode> {
-    let deck = parse_deck(&a.deck)?;
-    let extra = if a.extra_card == 2 {
-        Extra::Second
-    } else {
-        Extra::First
-    };
-    let cfg = ExhaustiveConfig {
-        deck,
-        players: a.players,
-        naive: a.naive,
-        extra,
-    };
-    let (deals, work) = cfg.plan().map_err(|e| BadInput(e.to_string()))?;
-    // Distribution (`--shard`, `--hosts`): without those flags this is the single-process run.
-    let mode = a.run.dist.mode()?;
-    let pb = progress::bar(0, "deals", a.run.quiet || a.run.json);
-    let progress = |n| pb.inc(n);
-    let job = ExhaustiveJob {
-        cfg,
-        deals,
-        work: work.into(),
-        out: a.run.out.clone(),
-        resume: a.run.resume,
-        threads: a.threads,
-        progress: &progress,
-    };
-    pb.set_length(job.deals_here(&mode));
-    let done = crate::run::run(&job, &mode);
-    pb.finish_and_clear();
-    match answer_or_exit(done, a.run.json)? {
-        Ok(answer) => print_exhaustive(&answer, a.run.json)?,
-        Err(code) => return Ok(code),
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// The answer of an exhaustive search (single run, cluster or merged shards) on stdout.
-pub(super) fn print_exhaustive(r: &ExhaustiveAnswer, as_json: bool) -> Result<()> {
-    let mut out = Out::new();
-    if as_json {
-        out.json(&r.json)?;
-        return Ok(());
-    }
-    let (v, stats) = (&r.json, &r.stats);
-    writeln!(
-        out,
-        "deck              {}, {} players ({})",
-        v["deck"].as_str().unwrap_or(""),
-        v["players"],
-        v["method"].as_str().unwrap_or("")
-    )?;
-    writeln!(out, "deals             {}", stats.deals)?;
-    writeln!(
-        out,
-        "cycles            {} deals never end, {} distinct cycles",
-        stats.cycles,
-        stats.distinct_cycles.len()
-    )?;
-    for (p, w) in stats.wins.iter().enumerate() {
-        writeln!(out, "player {} wins    {w}", p + 1)?;
-    }
-    if let Some(l) = &v["longest"].as_object() {
-        writeln!(
-            out,
-            "longest           {} cards, {} tricks: {}",
-            l["cards"],
-            l["tricks"],
-            l["position"].as_str().unwrap_or("")
-        )?;
-    }
-    for (id, c) in &stats.distinct_cycles {
-        writeln!(out, "  cycle {id}  period {}  deals {}", c.period, c.deals)?;
-    }
-    writeln!(
-        out,
-        "seconds           {:.2} ({} threads)",
-        v["seconds"].as_f64().unwrap_or(0.0),
-        v["threads"]
-    )?;
-    writeln!(out, "results           {}", r.result.display())?;
     out.flush()?;
     Ok(())
 }

@@ -5,11 +5,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use super::output::{BadInput, Out};
-use crate::library::write_atomic;
-use crate::search::table::{jsonl, markdown, row, sort};
+use crate::run::table::write_table;
 
 /// Gather exhaustive-search result files into one census table (JSON lines and markdown).
 #[derive(clap::Args, Debug)]
@@ -38,33 +37,17 @@ pub struct TableArgs {
 }
 
 pub fn run(a: TableArgs) -> Result<ExitCode> {
-    let mut rows = Vec::with_capacity(a.files.len());
-    for f in &a.files {
-        let name = f.display().to_string();
-        let text = std::fs::read_to_string(f).map_err(|e| BadInput(format!("{name}: {e}")))?;
-        let value =
-            serde_json::from_str(&text).map_err(|e| BadInput(format!("{name}: not JSON: {e}")))?;
-        rows.push(row(&name, value).map_err(|e| BadInput(e.to_string()))?);
-    }
-    let rows = sort(rows).map_err(|e| BadInput(e.to_string()))?;
     let notes = match &a.notes {
         Some(p) => {
             std::fs::read_to_string(p).map_err(|e| BadInput(format!("{}: {e}", p.display())))?
         }
         None => String::new(),
     };
-    let title = "The census of small decks (Paulhus's Table 1, finished)";
-    let path = a.out.join(format!("{}.jsonl", a.name));
-    write_atomic(&path, jsonl(&rows).as_bytes())
-        .with_context(|| format!("writing {}", path.display()))?;
-    let md = a.out.join(format!("{}.md", a.name));
-    write_atomic(&md, markdown(&rows, title, &notes).as_bytes())
-        .with_context(|| format!("writing {}", md.display()))?;
+    let (rows, path, md) = write_table(&a.files, &a.out, &a.name, &notes)?;
     let mut out = Out::new();
     writeln!(
         out,
-        "{} rows -> {} and {}",
-        rows.len(),
+        "{rows} rows -> {} and {}",
         path.display(),
         md.display()
     )?;

@@ -168,7 +168,10 @@ impl Job for ExhaustiveJob<'_> {
             seconds += secs;
             threads += th;
         }
-        let dir = out.map_or_else(|| PathBuf::from(crate::provenance::DEFAULT_OUT), Path::to_path_buf);
+        let dir = out.map_or_else(
+            || PathBuf::from(crate::provenance::DEFAULT_OUT),
+            Path::to_path_buf,
+        );
         let (json, result) = write_census(&dir, &ctx, &stats, seconds, threads)?;
         Ok(ExhaustiveAnswer {
             json,

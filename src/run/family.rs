@@ -19,7 +19,7 @@ use super::family_parts::{ClosurePart, family_from_parts, family_part};
 use super::job::{Job, Ran};
 use super::random::write;
 use super::shard::{Shard, beside};
-use super::{Mode, RunError};
+use super::{Mode, RunError, Stop};
 use crate::backward::closure::{Closure, Config, Node};
 use crate::backward::family::{cycle_of, family_of_cycle_resumable};
 use crate::backward::level_checkpoint::{self, LevelState};
@@ -96,7 +96,7 @@ pub struct FamilyAnswer {
 /// bad input.
 fn family_error<T>(e: FamilyError) -> Result<Ran<T>, RunError> {
     match e {
-        FamilyError::Terminates { .. } => Ok(Ran::Stopped(e.to_string())),
+        FamilyError::Terminates { .. } => Ok(Ran::Stopped(Stop::with(e.to_string()))),
         e => Err(RunError::input(e)),
     }
 }
@@ -130,14 +130,17 @@ impl FamilyJob {
                 Err(e) => return family_error(e),
             },
         };
-        let kind = if cluster.is_some() { "cluster" } else { "single" };
+        let kind = if cluster.is_some() {
+            "cluster"
+        } else {
+            "single"
+        };
         let ck = LevelCheckpoint::new(self, &info, kind);
         let lead = mode.lead();
         let from = if lead { ck.start(self.resume)? } else { None };
-        let saver = Arc::new(Mutex::new(ck.saver(
-            self.checkpoint_every,
-            self.stop_after_levels,
-        )));
+        let saver = Arc::new(Mutex::new(
+            ck.saver(self.checkpoint_every, self.stop_after_levels),
+        ));
         let (found, threads) = match cluster {
             Some(cluster) => {
                 let hook: Arc<Mutex<dyn LevelHook>> = saver.clone();
@@ -160,9 +163,13 @@ impl FamilyJob {
             None => {
                 let pool = super::pool(self.threads)?;
                 let found = pool.install(|| {
-                    family_of_cycle_resumable(info, &self.cfg, &*self.progress, from, &mut |o, n| {
-                        saver.lock().unwrap().on_level(o, n)
-                    })
+                    family_of_cycle_resumable(
+                        info,
+                        &self.cfg,
+                        &*self.progress,
+                        from,
+                        &mut |o, n| saver.lock().unwrap().on_level(o, n),
+                    )
                 });
                 (found, pool.current_num_threads())
             }
@@ -171,11 +178,11 @@ impl FamilyJob {
             let saver = saver.lock().unwrap();
             return match &saver.error {
                 Some(e) => Err(RunError::failed(format!("writing the checkpoint: {e}"))),
-                None => Ok(Ran::Stopped(format!(
+                None => Ok(Ran::Stopped(Stop::with(format!(
                     "stopped after {} levels; saved {}: finish with --resume",
                     saver.stop_after.unwrap_or(0),
                     ck.path.display()
-                ))),
+                )))),
             };
         };
         // A finished run leaves no checkpoint.
@@ -198,7 +205,7 @@ impl Job for FamilyJob {
 
     /// The cycle's positions: a shard owns the closure below the cycle positions it owns.
     fn units(&self) -> u64 {
-        cycle_of(&self.pos, &self.cfg).map_or(0, |c| c.period as u64)
+        cycle_of(&self.pos, &self.cfg).map_or(0, |c| c.period)
     }
 
     fn fingerprint(&self) -> String {

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use thiserror::Error;
 
 use crate::ansatz::find::{RunReport, Search};
-use crate::run::cluster::{Cluster, ClusterError, Connection, position, round, round_collect};
 use crate::library::checkpoint::{CheckpointError, RangeDone};
+use crate::run::cluster::{Cluster, ClusterError, Connection, position, round, round_collect};
 
 #[derive(Debug, Error)]
 pub enum FindClusterError {

@@ -48,6 +48,11 @@ pub trait Job {
     fn out(&self) -> Option<&Path>;
     /// Runs the units this process owns in `mode`.
     fn execute(&self, mode: &Mode) -> Result<Ran<Self::Part>, RunError>;
+    /// Called once the answer or the shard file is written: a checkpoint log is closed (and
+    /// removed) only then, so an interruption before never loses finished work.
+    fn close(&self) -> Result<(), RunError> {
+        Ok(())
+    }
     /// A shard's totals, for its report.
     fn summary(part: &Self::Part) -> Value;
     /// The answer from the parts (one per shard, in shard order), with the result files written
@@ -63,9 +68,9 @@ pub trait Job {
 pub enum Ran<P> {
     /// The units it owned are done.
     Part(P),
-    /// Stopped before the end (a test's `--stop-after-*`, or a limit): the message says how to
-    /// finish; the checkpoint holds the finished work.
-    Stopped(String),
+    /// Ended without an answer: stopped before the end (a test's `--stop-after-*`; the checkpoint
+    /// holds the finished work), or nothing to find (a game that ends has no family).
+    Stopped(Stop),
     /// A cluster process other than process 0: it computed its share, process 0 answers.
     Follower,
 }
@@ -77,9 +82,30 @@ pub enum Done<A> {
     /// One shard of a job array: its shard file is written.
     Shard(ShardDone),
     /// See [`Ran::Stopped`].
-    Stopped(String),
+    Stopped(Stop),
     /// See [`Ran::Follower`].
     Follower,
+}
+
+/// Why a run gave no answer, and how it ends.
+pub struct Stop {
+    /// What happened and how to finish.
+    pub why: String,
+    /// A report of its own (printed on stdout instead of the message), if the command gives one.
+    pub report: Option<Value>,
+    /// The exit code.
+    pub code: u8,
+}
+
+impl Stop {
+    /// A run that ends with `why` on stderr and exit code 1.
+    pub fn with(why: impl Into<String>) -> Stop {
+        Stop {
+            why: why.into(),
+            report: None,
+            code: 1,
+        }
+    }
 }
 
 /// A finished shard: its file, its totals, and the pattern of every shard's file for merge.
@@ -101,7 +127,9 @@ pub fn run<J: Job>(job: &J, mode: &Mode) -> Result<Done<J::Answer>, RunError> {
         Ran::Follower => return Ok(Done::Follower),
     };
     let Some(shard) = mode.shard() else {
-        return J::finish(job.context(), vec![part], job.out()).map(Done::Answer);
+        let answer = J::finish(job.context(), vec![part], job.out())?;
+        job.close()?;
+        return Ok(Done::Answer(answer));
     };
     let path = job.shard_file(shard);
     let file = ShardFile {
@@ -112,6 +140,7 @@ pub fn run<J: Job>(job: &J, mode: &Mode) -> Result<Done<J::Answer>, RunError> {
         records: encode_part(&part),
     };
     file.write(&path).map_err(RunError::failed)?;
+    job.close()?;
     let mut summary = J::summary(&part);
     summary["shard"] = json!(shard.to_string());
     summary["file"] = json!(path.display().to_string());

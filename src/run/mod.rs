@@ -14,27 +14,34 @@
 //!               shard files, checkpoints at start, the cluster transport, ownership
 //! ```
 
-// pub mod assemble;
+pub mod assemble;
 pub mod assemble_cluster;
+pub mod assemble_report;
+pub mod assemble_setup;
+pub mod beat_it;
+pub mod catalogue;
 pub mod closure;
 pub mod cluster;
+pub mod discover;
 pub mod exhaustive;
+pub mod extend;
 pub mod family;
 pub mod family_parts;
 pub mod find_cluster;
-// pub mod find_pieces;
+pub mod find_pieces;
 pub mod job;
 pub mod lockstep;
-// pub mod merge;
+pub mod merge;
 pub mod owner;
 pub mod random;
 pub mod search;
 pub mod shard;
 pub mod start;
+pub mod table;
 
 use thiserror::Error;
 
-pub use job::{Done, Job, Ran, ShardDone, merge_parts, run};
+pub use job::{Done, Job, Ran, ShardDone, Stop, merge_parts, run};
 
 /// How a run is split: one process, one shard of a job array, or one process of a cluster.
 #[derive(Clone, Debug, PartialEq, Eq)]

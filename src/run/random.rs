@@ -182,7 +182,10 @@ impl Job for RandomJob<'_> {
             verify_cycle(&cfg, c.index, &c.cycle_id)?;
         }
         let rate = (stats.games - resumed) as f64 / seconds.max(1e-9);
-        let dir = out.map_or_else(|| PathBuf::from(crate::provenance::DEFAULT_OUT), Path::to_path_buf);
+        let dir = out.map_or_else(
+            || PathBuf::from(crate::provenance::DEFAULT_OUT),
+            Path::to_path_buf,
+        );
         let v = random_json(&cfg, &stats, seconds, rate, threads);
         let run = Run::here(crate::provenance::this_command(), threads, seconds);
         let results = write_results(&dir, &ctx.name, &cfg, &stats, &v, &run)?;

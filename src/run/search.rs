@@ -10,15 +10,15 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use thiserror::Error;
 
+use crate::library::fnv1a;
+use crate::run::cluster::{Cluster, ClusterError};
+use crate::run::lockstep::{Lockstep, lockstep};
+use crate::run::shard::Shard;
 use crate::search::checkpoint::{self, CheckpointError};
 use crate::search::exhaustive::ExhaustiveStats;
 use crate::search::exhaustive_run::{self, ExhaustiveConfig, Work};
 use crate::search::random::{self, RandomConfig};
 use crate::search::stats::GameStats;
-use crate::run::cluster::{Cluster, ClusterError};
-use crate::run::lockstep::{Lockstep, lockstep};
-use crate::run::shard::Shard;
-use crate::library::fnv1a;
 
 #[derive(Debug, Error)]
 pub enum SplitError {
@@ -192,7 +192,9 @@ pub fn random_cluster(
 /// such a deck from being resumed or merged into the new units.
 pub fn exhaustive_kind(cfg: &ExhaustiveConfig, work: &Work) -> &'static str {
     match work {
-        Work::Tasks(_) if cfg.deck.total() > crate::search::exhaustive::NARROW_CARDS => "exhaustive-wide",
+        Work::Tasks(_) if cfg.deck.total() > crate::search::exhaustive::NARROW_CARDS => {
+            "exhaustive-wide"
+        }
         _ => "exhaustive",
     }
 }

@@ -237,7 +237,7 @@ pub fn naive_split(
 /// A card of the deal not fixed yet.
 const UNKNOWN: Card = 0xF;
 
-/// The deal as the search fixes it: four bits a card in deal order, [`UNKNOWN`] where not fixed.
+/// The deal as the search fixes it: four bits a card in deal order, `UNKNOWN` where not fixed.
 /// One `u128` holds 32 cards, two hold 64.
 pub trait Packed: Copy + Send + Sync + 'static {
     /// `n` cards, none fixed.

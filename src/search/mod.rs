@@ -1,6 +1,6 @@
 //! Searches over many deals: random deals with statistics ([`random`], [`stats`]), every deal of a
 //! small deck ([`exhaustive`] and its runner [`exhaustive_run`], split with [`multiset`] ranks),
-//! resumable [`checkpoint`]s, runs split over shards and clusters ([`split`]) and the length
+//! resumable [`checkpoint`]s (run alone, in shards or on a cluster by `run::search`) and the length
 //! histogram [`plot`].
 
 pub mod checkpoint;

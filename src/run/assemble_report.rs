@@ -7,24 +7,23 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::merge::decode;
-use super::output::BadInput;
+use super::RunError;
+use super::random::write;
+use super::shard::ShardFile;
+use super::shard::decode_part;
 use crate::assemble::records::{FamilyDone, Record, mirror_cycles, upgrade_all};
 use crate::assemble::{CycleHit, UnitDone, merge};
 use crate::backward::closure::Config as ClosureConfig;
 use crate::card::Card;
-use crate::run::shard::ShardFile;
-use crate::library::write_atomic;
 use crate::position::Position;
 use crate::provenance::{Run, normalize_command};
 
 /// What `ansatz merge` needs, besides the records, to write the single-run answer.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
-pub(super) struct RunContext {
+pub struct RunContext {
     pub stem: String,
     pub meta: String,
     pub other: Vec<Card>,
@@ -37,17 +36,19 @@ pub(super) struct RunContext {
 /// same result files (in `out`). Returns the summary and the meta of the run. Without `out`, the
 /// files may be some of the shards only (`merge --partial`): the summary then names them and no
 /// result file is written.
-pub(super) fn merge_shards(files: &[ShardFile], out: Option<&Path>) -> Result<(Value, Value)> {
+pub fn merge_shards(files: &[ShardFile], out: Option<&Path>) -> Result<(Value, Value), RunError> {
     let started = Instant::now();
-    let bad = |what: &str| BadInput(format!("shard file: {what}"));
-    let context: RunContext = decode(&files[0].context, "assemble context")?;
+    let bad = |what: &str| RunError::Input(format!("shard file: {what}"));
+    let context: RunContext =
+        decode_part(&files[0].context, "assemble context").map_err(RunError::input)?;
     let mut units = Vec::new();
     let mut families = BTreeMap::new();
     // Shard files do not record the closure limit: families written before the reach are built
     // again with the default one (or, when partial, with the limit that stops where they did).
     let cfg = ClosureConfig::default();
     for f in files {
-        let records: Vec<Record> = decode(&f.records, "assemble records")?;
+        let records: Vec<Record> =
+            decode_part(&f.records, "assemble records").map_err(RunError::input)?;
         for r in upgrade_all(records, context.cards, &cfg) {
             match r {
                 Record::Unit(u) => units.push(u),
@@ -60,7 +61,7 @@ pub(super) fn merge_shards(files: &[ShardFile], out: Option<&Path>) -> Result<(V
     }
     units.sort_by_key(|u| u.index);
     if units.windows(2).any(|w| w[0].index == w[1].index) {
-        return Err(bad("a unit appears in two shards").into());
+        return Err(bad("a unit appears in two shards"));
     }
     let merged = merge(&units);
     let families: Vec<FamilyDone> = merged
@@ -89,14 +90,14 @@ const NEAREST: usize = 10;
 
 /// Builds the summary of finished units and the families of their cycles (in cycle-key order)
 /// and writes the result files.
-pub(super) fn finish(
+pub fn finish(
     ctx: &RunContext,
     dir: Option<&Path>,
     units: &[UnitDone],
     families: &[FamilyDone],
     started: Instant,
     threads: usize,
-) -> Result<Value> {
+) -> Result<Value, RunError> {
     let merged = merge(units);
     let by_key: BTreeMap<u128, &FamilyDone> = families.iter().map(|f| (f.cycle_key, f)).collect();
     let cycles: Vec<(&CycleHit, &FamilyDone)> = merged
@@ -187,7 +188,7 @@ pub(super) fn finish(
         "cycles": cycle_json,
     });
     if let Some(dir) = dir {
-        let meta: Value = serde_json::from_str(&ctx.meta)?;
+        let meta: Value = serde_json::from_str(&ctx.meta).map_err(RunError::input)?;
         // Runs of older versions recorded the program path and the steering flags.
         let command = normalize_command(meta["command"].as_str().unwrap_or("ansatz assemble"));
         let run = Run::here(command, threads, started.elapsed().as_secs_f64());
@@ -217,8 +218,9 @@ fn write_results(
     units: &[UnitDone],
     all_decks: bool,
     run: &Run,
-) -> Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+) -> Result<(), RunError> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| RunError::failed(format!("creating {}: {e}", dir.display())))?;
     let facts = meta_facts(meta);
     let mut jsonl = String::new();
     jsonl.push_str(&json!({"meta": facts}).to_string());
@@ -235,14 +237,14 @@ fn write_results(
     jsonl.push_str(&run.line());
     jsonl.push('\n');
     let path = dir.join(format!("{stem}.jsonl"));
-    write_atomic(&path, jsonl.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
+    write(&path, jsonl.as_bytes())?;
     let mut text = Vec::new();
     let mut facts_summary = summary.clone();
     facts_summary.as_object_mut().unwrap().remove("seconds");
-    print_text(&mut text, &facts_summary, &facts)?;
+    print_text(&mut text, &facts_summary, &facts).map_err(RunError::failed)?;
     text.extend_from_slice(run.text_block().as_bytes());
     let path = dir.join(format!("{stem}.txt"));
-    write_atomic(&path, &text).with_context(|| format!("writing {}", path.display()))?;
+    write(&path, &text)?;
     if all_decks {
         let mut decks = String::new();
         for u in units {
@@ -252,15 +254,14 @@ fn write_results(
             }
         }
         let path = dir.join(format!("{stem}-decks.txt"));
-        write_atomic(&path, decks.as_bytes())
-            .with_context(|| format!("writing {}", path.display()))?;
+        write(&path, decks.as_bytes())?;
     }
     Ok(())
 }
 
 /// The readable summary: on stdout with the seconds, in a result file without them (its run
 /// block closes the file instead).
-pub(super) fn print_text(out: &mut dyn Write, s: &Value, meta: &Value) -> std::io::Result<()> {
+pub fn print_text(out: &mut dyn Write, s: &Value, meta: &Value) -> std::io::Result<()> {
     writeln!(
         out,
         "# ansatz assemble: deck {}; libraries {}; template {}; {} pieces",
