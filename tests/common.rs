@@ -3,7 +3,8 @@
 #![allow(dead_code)]
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output};
+use std::time::{Duration, Instant};
 
 /// A known-answer file in `tests/data` (each opens with a `# Source:` header).
 pub fn test_data(name: &str) -> PathBuf {
@@ -54,4 +55,27 @@ pub fn json_with_isa(isa: &str, args: &[&str], drop: &[&str]) -> serde_json::Val
 
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Waits for every child, killing them all if the time limit passes (then the test fails).
+pub fn wait_all(children: Vec<Child>, limit: Duration) -> Vec<Output> {
+    let start = Instant::now();
+    let mut children: Vec<Option<Child>> = children.into_iter().map(Some).collect();
+    while children
+        .iter_mut()
+        .flatten()
+        .any(|c| c.try_wait().unwrap().is_none())
+    {
+        if start.elapsed() > limit {
+            for c in children.iter_mut().flatten() {
+                let _ = c.kill();
+            }
+            panic!("the cluster did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    children
+        .iter_mut()
+        .map(|c| c.take().unwrap().wait_with_output().unwrap())
+        .collect()
 }

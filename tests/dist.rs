@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::common::{ansatz, stdout};
+use super::common::{ansatz, stdout, wait_all};
 
 /// A small assembly with several cycles and a decks file (no --balance).
 const LIMITED: &[&str] = &["assemble", "--limit", "400000", "--json", "-q"];
@@ -250,34 +250,6 @@ fn spawn(args: &[String]) -> Child {
         .stderr(Stdio::piped())
         .spawn()
         .expect("starting ansatz")
-}
-
-/// Waits for every child, killing them all if the time limit passes (then the test fails).
-fn wait_all(children: Vec<Child>, limit: Duration) -> Vec<Output> {
-    let start = Instant::now();
-    let mut children: Vec<Option<Child>> = children.into_iter().map(Some).collect();
-    loop {
-        let running = children
-            .iter_mut()
-            .flatten()
-            .map(|c| c.try_wait().unwrap().is_none())
-            .filter(|&alive| alive)
-            .count();
-        if running == 0 {
-            break;
-        }
-        if start.elapsed() > limit {
-            for c in children.iter_mut().flatten() {
-                let _ = c.kill();
-            }
-            panic!("the cluster did not finish within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    children
-        .iter_mut()
-        .map(|c| c.take().unwrap().wait_with_output().unwrap())
-        .collect()
 }
 
 /// Runs `base` as a cluster of `n` processes with `workers` threads each on loopback.
@@ -784,6 +756,15 @@ fn search_refuses_what_a_split_run_cannot_do() {
         let o = ansatz(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
     }
+    // 20000 games are 5 chunks of 4096: a sixth shard would own nothing.
+    let o = ansatz(
+        &with(RANDOM, &["--out", &out, "--shard", "5/6"])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("5 units"));
 }
 
 #[test]

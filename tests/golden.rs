@@ -12,7 +12,9 @@
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+
+use super::common::wait_all;
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -233,28 +235,6 @@ fn free_hosts(n: usize) -> String {
         hosts.push_str(&format!("{}\n", l.local_addr().unwrap()));
     }
     hosts
-}
-
-fn wait_all(children: Vec<Child>, limit: Duration) -> Vec<Output> {
-    let start = Instant::now();
-    let mut children: Vec<Option<Child>> = children.into_iter().map(Some).collect();
-    while children
-        .iter_mut()
-        .flatten()
-        .any(|c| c.try_wait().unwrap().is_none())
-    {
-        if start.elapsed() > limit {
-            for c in children.iter_mut().flatten() {
-                let _ = c.kill();
-            }
-            panic!("the cluster did not finish within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    children
-        .iter_mut()
-        .map(|c| c.take().unwrap().wait_with_output().unwrap())
-        .collect()
 }
 
 /// Compares a case's transcript with its golden file (or writes it, with ANSATZ_BLESS=1).

@@ -269,23 +269,31 @@ fn every_command_the_readme_and_the_manual_show_parses() {
     assert!(checked >= 7, "only {checked} commands found");
 }
 
+/// Every Rust file under `src/`.
+fn source_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![root().join("src")];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                files.push(p);
+            }
+        }
+    }
+    files
+}
+
 /// The top-level modules of `src/` (files and folders) and the other top-level modules each one
 /// names as `crate::NAME`.
 fn module_imports() -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
     let mut out: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
         Default::default();
     let src = root().join("src");
-    let mut stack = vec![src.clone()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-                continue;
-            }
-            if p.extension().is_none_or(|x| x != "rs") {
-                continue;
-            }
+    for p in source_files() {
+        {
             let rel = p.strip_prefix(&src).unwrap();
             let first = rel
                 .components()
@@ -359,27 +367,19 @@ fn the_cli_is_a_thin_face() {
     let src = root().join("src");
     let lines = |p: &Path| std::fs::read_to_string(p).unwrap().lines().count();
     let (mut all, mut cli) = (0, 0);
-    let mut stack = vec![src.clone()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                let n = lines(&p);
-                all += n;
-                if p.starts_with(src.join("cli")) {
-                    cli += n;
-                    assert!(n <= 300, "{} has {n} lines (at most 300)", p.display());
-                    let text = std::fs::read_to_string(&p).unwrap();
-                    for banned in ["write_atomic", "Checkpoint", "ShardFile", "library::write("] {
-                        assert!(
-                            !text.contains(banned),
-                            "{} uses {banned}: checkpoints and result files belong to the run layer",
-                            p.display()
-                        );
-                    }
-                }
+    for p in source_files() {
+        let n = lines(&p);
+        all += n;
+        if p.starts_with(src.join("cli")) {
+            cli += n;
+            assert!(n <= 300, "{} has {n} lines (at most 300)", p.display());
+            let text = std::fs::read_to_string(&p).unwrap();
+            for banned in ["write_atomic", "Checkpoint", "ShardFile", "library::write("] {
+                assert!(
+                    !text.contains(banned),
+                    "{} uses {banned}: checkpoints and result files belong to the run layer",
+                    p.display()
+                );
             }
         }
     }

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::assemble_cluster::{ClusterJob, run_cluster};
-use super::assemble_report::{RunContext, finish, merge_shards};
+use super::assemble_report::{RunContext, collect, finish, merge_shards};
 use super::assemble_setup::{AssembleOptions, Setup};
 use super::job::{Job, Ran, Stop, shard_path};
 use super::shard::Shard;
@@ -326,21 +326,12 @@ impl Job for AssembleJob {
     ) -> Result<AssembleAnswer, RunError> {
         let mut started = Instant::now();
         let mut threads = 0;
-        let cfg = ClosureConfig::default();
         let mut units = Vec::new();
         let mut families = BTreeMap::new();
         for p in parts {
             started = started.min(p.started.unwrap_or(started));
             threads += p.threads;
-            for r in upgrade_all(p.records, ctx.cards, &cfg) {
-                match r {
-                    Record::Unit(u) => units.push(u),
-                    Record::Family(f) => {
-                        families.entry(f.cycle_key).or_insert(f);
-                    }
-                    Record::FamilyWithoutReach(_) => unreachable!("upgraded"),
-                }
-            }
+            collect(p.records, ctx.cards, &mut units, &mut families);
         }
         units.sort_by_key(|u| u.index);
         let families: Vec<FamilyDone> = families.into_values().collect();

@@ -43,21 +43,10 @@ pub fn merge_shards(files: &[ShardFile], out: Option<&Path>) -> Result<(Value, V
         decode_part(&files[0].context, "assemble context").map_err(RunError::input)?;
     let mut units = Vec::new();
     let mut families = BTreeMap::new();
-    // Shard files do not record the closure limit: families written before the reach are built
-    // again with the default one (or, when partial, with the limit that stops where they did).
-    let cfg = ClosureConfig::default();
     for f in files {
         let records: Vec<Record> =
             decode_part(&f.records, "assemble records").map_err(RunError::input)?;
-        for r in upgrade_all(records, context.cards, &cfg) {
-            match r {
-                Record::Unit(u) => units.push(u),
-                Record::Family(fam) => {
-                    families.entry(fam.cycle_key).or_insert(fam);
-                }
-                Record::FamilyWithoutReach(_) => unreachable!("upgraded"),
-            }
-        }
+        collect(records, context.cards, &mut units, &mut families);
     }
     units.sort_by_key(|u| u.index);
     if units.windows(2).any(|w| w[0].index == w[1].index) {
@@ -83,6 +72,26 @@ pub fn merge_shards(files: &[ShardFile], out: Option<&Path>) -> Result<(Value, V
     }
     let meta: Value = serde_json::from_str(&context.meta).map_err(|_| bad("bad meta"))?;
     Ok((summary, meta))
+}
+
+/// Sorts `records` into finished units and the families of their cycles (one a cycle). Shard
+/// files and checkpoints do not record the closure limit: families written before the reach are
+/// built again with the default one (or, when partial, with the limit that stops where they did).
+pub fn collect(
+    records: Vec<Record>,
+    cards: usize,
+    units: &mut Vec<UnitDone>,
+    families: &mut BTreeMap<u128, FamilyDone>,
+) {
+    for r in upgrade_all(records, cards, &ClosureConfig::default()) {
+        match r {
+            Record::Unit(u) => units.push(u),
+            Record::Family(f) => {
+                families.entry(f.cycle_key).or_insert(f);
+            }
+            Record::FamilyWithoutReach(_) => unreachable!("upgraded"),
+        }
+    }
 }
 
 /// How many of the unbalanced cycles that come closest to balance the summary lists.

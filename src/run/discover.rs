@@ -1,7 +1,7 @@
 //! `discover` as a run: the route of [`crate::discover`] on one machine, its checkpoint under
 //! `DIR/work/`, and its result files `DIR/NAME.jsonl` and `DIR/NAME.txt`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use serde_json::json;
@@ -47,9 +47,7 @@ pub fn run(
 ) -> Result<Result<DiscoverAnswer, DiscoverError>, RunError> {
     let started = Instant::now();
     let name = name(config.deck, quick);
-    let work: PathBuf = crate::provenance::work_dir(out)
-        .join("work")
-        .join(format!("{name}.checkpoint"));
+    let work = super::job::checkpoint_path(&out.join("work"), &name, None, "checkpoint");
     let pool = super::pool(threads)?;
     let found = match pool.install(|| crate::discover::run(config, &work, resume, observer)) {
         Ok(d) => d,

@@ -16,7 +16,7 @@ use super::closure::{
     family_on_cluster_resumable,
 };
 use super::family_parts::{ClosurePart, family_from_parts, family_part};
-use super::job::{Job, Ran};
+use super::job::{Job, Ran, checkpoint_beside};
 use super::random::write;
 use super::shard::{Shard, beside};
 use super::{Mode, RunError, Stop};
@@ -389,11 +389,7 @@ impl LevelCheckpoint {
             job.cfg.max_positions
         );
         let path = match &job.out {
-            Some(out) => {
-                let mut name = out.as_os_str().to_os_string();
-                name.push(".checkpoint");
-                crate::provenance::work_path(&PathBuf::from(name))
-            }
+            Some(out) => checkpoint_beside(out),
             None => PathBuf::from(crate::provenance::DEFAULT_OUT).join(format!(
                 "family-{:016x}.checkpoint",
                 fnv1a(fingerprint.as_bytes())

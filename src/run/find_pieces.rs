@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::find_cluster::run_cluster;
-use super::job::{Job, Ran, Stop};
+use super::job::{Job, Ran, Stop, checkpoint_beside};
 use super::shard::{Shard, beside};
 use super::start::{Resume, Started, start};
 use super::{Mode, RunError};
@@ -80,13 +80,6 @@ pub struct FindAnswer {
 /// command as an uninterrupted one, and a split run the same as a single run.
 pub fn recorded_command() -> String {
     super::recorded_command(&["--stop-after-ranges"], &["--resume"])
-}
-
-/// `PATH.checkpoint` beside the library (under out/work/ for a library in results/).
-fn checkpoint_path(out: &Path) -> PathBuf {
-    let mut name = out.file_name().unwrap_or_default().to_os_string();
-    name.push(".checkpoint");
-    crate::provenance::work_path(&out.with_file_name(name))
 }
 
 impl FindJob {
@@ -173,10 +166,10 @@ impl Job for FindJob {
         // A shard keeps its own checkpoint, so each array task resumes alone.
         let (ck_path, fingerprint) = match mode.shard() {
             Some(s) => (
-                checkpoint_path(&beside(&self.out, s)),
+                checkpoint_beside(&beside(&self.out, s)),
                 format!("{fingerprint} shard={s}"),
             ),
-            None => (checkpoint_path(&self.out), fingerprint),
+            None => (checkpoint_beside(&self.out), fingerprint),
         };
         // A cluster connects first: if it never forms, no checkpoint is left behind.
         let resume = if self.resume {

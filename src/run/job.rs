@@ -121,6 +121,17 @@ pub struct ShardDone {
 /// Runs `job` as `mode` says: its units (those this process owns), then the shard file of a
 /// shard, or the answer of a single run (on a cluster, at process 0).
 pub fn run<J: Job>(job: &J, mode: &Mode) -> Result<Done<J::Answer>, RunError> {
+    // A shard past the last unit would own nothing: a job array of more tasks than the run has
+    // units is a mistake worth saying at once.
+    if let Some(s) = mode.shard() {
+        let units = job.units();
+        if u64::from(s.index) >= units {
+            return Err(RunError::Input(format!(
+                "--shard {s}: this run has {units} units, so shard {} would own none; use at most {units} shards",
+                s.index
+            )));
+        }
+    }
     let part = match job.execute(mode)? {
         Ran::Part(p) => p,
         Ran::Stopped(why) => return Ok(Done::Stopped(why)),
@@ -181,4 +192,13 @@ pub fn checkpoint_path(dir: &Path, stem: &str, shard: Option<Shard>, ext: &str) 
 /// `DIR/STEM.shard-I-of-N.bin`: the shard file of a job whose results go to directory `dir`.
 pub fn shard_path(dir: &Path, stem: &str, shard: Shard) -> PathBuf {
     crate::provenance::work_dir(dir).join(format!("{stem}.{}.bin", shard.suffix()))
+}
+
+/// `FILE.checkpoint` beside the file a run writes (`--out FILE`), moved out of `results/` like
+/// [`checkpoint_path`]; a shard's file is `FILE.shard-I-of-N` ([`super::shard::beside`]), so its
+/// checkpoint is `FILE.shard-I-of-N.checkpoint`.
+pub fn checkpoint_beside(file: &Path) -> PathBuf {
+    let mut name = file.file_name().unwrap_or_default().to_os_string();
+    name.push(".checkpoint");
+    crate::provenance::work_path(&file.with_file_name(name))
 }
