@@ -225,8 +225,12 @@ pub fn machine() -> String {
     format!("{model}, {cores} cores")
 }
 
-/// The commit of the git checkout that holds the running binary, when there is one.
+/// The commit the binary was built from (recorded by `build.rs`); for a build outside git, the
+/// commit of a git checkout that holds the running binary, when there is one.
 fn commit() -> Option<String> {
+    if let Some(c) = option_env!("ANSATZ_COMMIT") {
+        return Some(c.to_string());
+    }
     let exe = std::env::current_exe().ok()?;
     let dir = exe.parent()?;
     let o = std::process::Command::new("git")
