@@ -43,6 +43,8 @@ pub struct ExhaustiveContext {
     pub deals: u64,
     pub method: String,
     pub extra: Extra,
+    /// The command as the single run records it (merged shards record the run, not the merge).
+    pub command: String,
 }
 
 /// The answer: the census as JSON (with wall time and threads) and the result file written.
@@ -106,6 +108,7 @@ impl Job for ExhaustiveJob<'_> {
             }
             .into(),
             extra: self.cfg.extra,
+            command: super::recorded_command(&[], &[]),
         }
     }
 
@@ -246,7 +249,7 @@ fn write_census(
     for k in ["seconds", "threads"] {
         record.as_object_mut().unwrap().remove(k);
     }
-    record["run"] = Run::here(crate::provenance::this_command(), threads, seconds).to_json();
+    record["run"] = Run::here(ctx.command.clone(), threads, seconds).to_json();
     let result = dir.join(format!(
         "exhaustive-{deck}-{}p{}.json",
         ctx.players,

@@ -35,6 +35,8 @@ pub struct RandomJob<'a> {
 pub struct RandomContext {
     pub cfg: RandomConfig,
     pub name: String,
+    /// The command as the single run records it (merged shards record the run, not the merge).
+    pub command: String,
 }
 
 /// A run's statistics, wall seconds and threads (and the games a resumed run found done, which
@@ -107,6 +109,7 @@ impl Job for RandomJob<'_> {
         RandomContext {
             cfg: self.cfg.clone(),
             name: self.name(),
+            command: super::recorded_command(&[], &[]),
         }
     }
 
@@ -187,7 +190,7 @@ impl Job for RandomJob<'_> {
             Path::to_path_buf,
         );
         let v = random_json(&cfg, &stats, seconds, rate, threads);
-        let run = Run::here(crate::provenance::this_command(), threads, seconds);
+        let run = Run::here(ctx.command, threads, seconds);
         let results = write_results(&dir, &ctx.name, &cfg, &stats, &v, &run)?;
         Ok(RandomAnswer {
             cfg,

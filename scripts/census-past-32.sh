@@ -1,0 +1,35 @@
+#!/bin/bash
+# The census of 2J2Q2K2A + n past 32 cards (issue 25, Table 1 toward n = 36) as job arrays: each
+# deck in 64 slices (`search exhaustive --shard I/64`), each finished slice's shard file kept in
+# shards/census/ (commit it: a fresh clone then resumes with the slices left), then merged into
+# the deck's result file in OUT and the census table rebuilt from OUT.
+# Usage: scripts/census-past-32.sh [OUT] [N...]   (default out/table1, n = 26 28 30 32 34 36)
+# Resumable: a slice whose shard file exists is skipped, an interrupted slice continues from its
+# checkpoint (beside the shard files, ignored by git). Run as many copies as there are machines,
+# each with a different START (env, default 0) and STEP (default 1) over the slices.
+set -euo pipefail
+ansatz=${ANSATZ:-target/release/ansatz}
+out=${1:-out/table1}
+shift || true
+ns=("$@")
+[ ${#ns[@]} -gt 0 ] || ns=(26 28 30 32 34 36)
+slices=64 start=${START:-0} step=${STEP:-1}
+dir=${SHARDS:-shards/census}
+mkdir -p "$dir" "$out"
+for n in "${ns[@]}"; do
+  deck="$n-2J2Q2K2A"
+  stem="exhaustive-$deck-2p"
+  for ((i = start; i < slices; i += step)); do
+    file="$dir/$stem.shard-$i-of-$slices.bin"
+    [ -s "$file" ] && continue
+    resume=()
+    [ -f "$dir/$stem.shard-$i-of-$slices.checkpoint.json" ] && resume=(--resume)
+    "$ansatz" search exhaustive --deck "$deck" --shard "$i/$slices" --out "$dir" -q "${resume[@]}" > /dev/null
+    echo "$(date +%T) $deck slice $i/$slices"
+  done
+  files=("$dir/$stem".shard-*-of-$slices.bin)
+  if [ ${#files[@]} -eq $slices ] && [ ! -s "$out/$stem.json" ]; then
+    "$ansatz" merge --out "$out" "${files[@]}" > /dev/null
+    echo "$(date +%T) $deck merged into $out/$stem.json"
+  fi
+done
