@@ -8,7 +8,7 @@ use std::sync::Arc;
 use anyhow::Result;
 
 use super::cluster::DistArgs;
-use super::output::{Out, answer_or_exit};
+use super::output::{Out, run_job};
 use super::progress;
 use crate::assemble::Faces;
 use crate::run::assemble::{AssembleAnswer, AssembleJob, Phase};
@@ -163,10 +163,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }),
     )?;
     decks.set_length(job.decks());
-    let done = crate::run::run(&job, &mode);
-    decks.finish_and_clear();
-    families.finish_and_clear();
-    match answer_or_exit(done, args.json)? {
+    match run_job(&job, &mode, &[&decks, &families], args.json)? {
         Ok(answer) => print(&answer, args.json)?,
         Err(code) => return Ok(code),
     }

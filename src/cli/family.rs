@@ -9,7 +9,7 @@ use std::sync::Arc;
 use anyhow::Result;
 
 use super::cluster::DistArgs;
-use super::output::{BadInput, Out, answer_or_exit};
+use super::output::{BadInput, Out, run_job};
 use super::play::{PAPER_DEAL, parse_position};
 pub(super) use super::progress::counter;
 use crate::backward::closure::Config;
@@ -131,9 +131,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         stop_after_levels: args.stop_after_levels,
         progress: Arc::new(move |n| bar.inc(n)),
     };
-    let done = crate::run::run(&job, &mode);
-    pb.finish_and_clear();
-    match answer_or_exit(done, args.json)? {
+    match run_job(&job, &mode, &[&pb], args.json)? {
         Ok(answer) => print(&answer, args.json),
         Err(code) => Ok(code),
     }

@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use serde_json::json;
 
 use super::cluster::{DistArgs, Mode};
-use super::output::{BadInput, Out, answer_or_exit};
+use super::output::{BadInput, Out, run_job};
 use super::progress;
 use crate::ansatz::enumerate::{DEFAULT_RANGES, Params};
 use crate::ansatz::find::{FindConfig, Method, Search};
@@ -211,9 +211,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         args.stop_after_ranges,
         Arc::new(move |n| bar.inc(n)),
     );
-    let done = crate::run::run(&job, &mode);
-    pb.finish_and_clear();
-    match answer_or_exit(done, args.json)? {
+    match run_job(&job, &mode, &[&pb], args.json)? {
         Ok(answer) => print(&answer, args.json),
         Err(code) => Ok(code),
     }

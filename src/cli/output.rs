@@ -49,15 +49,22 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
-/// A run's answer, or the exit code of a run that gives none here: a shard (its file and totals
-/// are printed, exit 0), a stopped run (the message says how to resume, exit 1), a cluster
-/// process other than process 0 (silent, exit 0).
-pub fn answer_or_exit<A>(
-    done: Result<crate::run::Done<A>, crate::run::RunError>,
+/// Runs `job` as `mode` says (its progress `bars` cleared at the end): the single run's answer,
+/// or the exit code of a run that gives none here: a shard (its file and totals are printed,
+/// exit 0), a stopped run (the message says how to resume, exit 1), a cluster process other than
+/// process 0 (silent, exit 0).
+pub fn run_job<J: crate::run::Job>(
+    job: &J,
+    mode: &crate::run::Mode,
+    bars: &[&indicatif::ProgressBar],
     as_json: bool,
-) -> anyhow::Result<Result<A, std::process::ExitCode>> {
+) -> anyhow::Result<Result<J::Answer, std::process::ExitCode>> {
     use crate::run::Done;
     use std::process::ExitCode;
+    let done = crate::run::run(job, mode);
+    for b in bars {
+        b.finish_and_clear();
+    }
     match done? {
         Done::Answer(a) => Ok(Ok(a)),
         Done::Follower => Ok(Err(ExitCode::SUCCESS)),

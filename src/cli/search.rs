@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use super::cluster::DistArgs;
-use super::output::{BadInput, Out, answer_or_exit};
+use super::output::{BadInput, Out, run_job};
 use super::play::parse_deck;
 use super::progress;
 use crate::run::random::{RandomAnswer, RandomJob};
@@ -149,9 +149,7 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
         progress: &progress,
     };
     pb.set_length(job.games(&mode));
-    let done = crate::run::run(&job, &mode);
-    pb.finish_and_clear();
-    let answer = match answer_or_exit(done, a.run.json)? {
+    let answer = match run_job(&job, &mode, &[&pb], a.run.json)? {
         Ok(answer) => answer,
         Err(code) => return Ok(code),
     };

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use super::output::{BadInput, Out, answer_or_exit};
+use super::output::{BadInput, Out, run_job};
 use super::play::parse_deck;
 use super::progress;
 use super::search::RunFlags;
@@ -79,9 +79,7 @@ pub(super) fn run(a: ExhaustiveArgs) -> Result<ExitCode> {
         progress: &progress,
     };
     pb.set_length(job.deals_here(&mode));
-    let done = crate::run::run(&job, &mode);
-    pb.finish_and_clear();
-    match answer_or_exit(done, a.run.json)? {
+    match run_job(&job, &mode, &[&pb], a.run.json)? {
         Ok(answer) => print_exhaustive(&answer, a.run.json)?,
         Err(code) => return Ok(code),
     }
