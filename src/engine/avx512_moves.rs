@@ -6,7 +6,7 @@
 //! Every lane computes every case of a move (a lead phase, one payment, or the end of a payment
 //! and the taking of the pile) and selects its own, so the only branch left is "did some lane
 //! stop". The state of all lanes stays in registers from the first move to the last; stopped lanes
-//! leave with one compress-store per result and are refilled, in lane order, with one expand-load
+//! leave with one in-register compress and store per result and are refilled, in lane order, with one expand-load
 //! per variable once `refill` of them are idle.
 
 /// Plays the games of `$soa` (`$total` of them, structure of arrays with `$lanes` values of
@@ -147,10 +147,15 @@ macro_rules! move_loop {
             let last = blend(lead, last_pay, last_lead);
             let ended_v = maskz_mov(ended, one);
             let at_out = stopped_count;
-            // Writes at most $lanes values at `stopped_count < total`: the caller sizes every
-            // output array to total + $lanes.
+            // Writes $lanes values at `stopped_count < total`, the stopped lanes' first and
+            // garbage after them that later stores overwrite: the caller sizes every output array
+            // to total + $lanes. (Compressed in a register and stored whole: a compress-store to
+            // memory is microcoded on AMD Zen 4, and its six here took half of the whole search.)
             let cs = |v: &mut Vec<$elem>, x: __m512i| {
-                compressstore(v.as_mut_ptr().add(at_out) as *mut $int, stopped, x)
+                storeu(
+                    v.as_mut_ptr().add(at_out) as *mut _,
+                    maskz_compress(stopped, x),
+                )
             };
             cs(&mut $out.slot, slot);
             cs(&mut $out.winner, winner);

@@ -1,6 +1,7 @@
 //! The lanes of [`super::lanes`] written out in AVX-512: the whole state of 16 games lives in
 //! vector registers from the first move to the last, finished lanes are refilled (a few at a
-//! time) with one expand-load per variable, and their results leave with one compress-store each.
+//! time) with one expand-load per variable, and their results leave compressed in a register and
+//! stored whole, one store each.
 //! The portable [`super::lanes::Lanes`] is the specification; `tests` hold this one to it game by
 //! game. The move loop itself is `avx512_moves.rs`, shared with the 64-card lanes.
 
@@ -9,12 +10,13 @@ use std::arch::x86_64::{
     _mm512_cmpeq_epi32_mask as cmpeq, _mm512_cmpge_epu32_mask as cmpge,
     _mm512_cmplt_epu32_mask as cmplt, _mm512_lzcnt_epi32 as lzcnt,
     _mm512_mask_add_epi32 as mask_add, _mm512_mask_blend_epi32 as blend,
-    _mm512_mask_compressstoreu_epi32 as compressstore, _mm512_mask_expandloadu_epi32 as expandload,
-    _mm512_mask_or_epi32 as mask_or, _mm512_mask_xor_epi32 as mask_xor,
-    _mm512_maskz_add_epi32 as maskz_add, _mm512_maskz_mov_epi32 as maskz_mov,
+    _mm512_mask_expandloadu_epi32 as expandload, _mm512_mask_or_epi32 as mask_or,
+    _mm512_mask_xor_epi32 as mask_xor, _mm512_maskz_add_epi32 as maskz_add,
+    _mm512_maskz_compress_epi32 as maskz_compress, _mm512_maskz_mov_epi32 as maskz_mov,
     _mm512_maskz_sllv_epi32 as maskz_sllv, _mm512_min_epu32 as min, _mm512_or_si512,
     _mm512_set1_epi32 as set1, _mm512_setzero_si512, _mm512_sllv_epi32 as sllv,
-    _mm512_srli_epi32 as srli, _mm512_srlv_epi32 as srlv, _mm512_sub_epi32 as sub,
+    _mm512_srli_epi32 as srli, _mm512_srlv_epi32 as srlv, _mm512_storeu_si512 as storeu,
+    _mm512_sub_epi32 as sub,
 };
 
 use super::avx512_moves::move_loop;
