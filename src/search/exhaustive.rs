@@ -27,7 +27,7 @@ use crate::engine::Outcome;
 use crate::engine::cycle::play_state;
 use crate::engine::fast::{SMALL_CAP, Small};
 use crate::engine::lanes::{Finish, Game, Isa, Lanes, Plane};
-use crate::engine::lanes64::{Deal64, Lanes64};
+use crate::engine::lanes64::{Deal64, Lanes64, MidLanes64};
 use crate::engine::multi::{self, MultiOutcome, MultiPosition};
 
 /// The most cards the fast (prefix-sharing) path takes: every deck of a standard pack. Decks of up
@@ -325,9 +325,11 @@ impl Width for u64 {
     }
 }
 
-/// Scratch of the eight `u64` lanes: the games at a trick boundary and the leaf each comes from.
+/// Scratch of the `u64` lanes: the mid-trick AVX-512 ones, and the games at a trick boundary for
+/// the others with the leaf each comes from.
 #[derive(Default)]
 pub struct Bulk64 {
+    mid: MidLanes64,
     lanes: Lanes64,
     deals: Vec<Deal64>,
     from: Vec<u32>,
@@ -718,6 +720,26 @@ fn push_last<W: Width>(
     push_leaf(ctx, stats, scratch, leaf, game);
 }
 
+/// Lanes that play fully fixed games of a [`Width`] from any move boundary (the middle of a
+/// trick too).
+trait LaneRun<W: Plane> {
+    fn run_games(&mut self, games: &[Game<W>], limit: u32, done: impl FnMut(usize, Finish));
+}
+
+impl LaneRun<u32> for Lanes {
+    #[inline]
+    fn run_games(&mut self, games: &[Game], limit: u32, done: impl FnMut(usize, Finish)) {
+        self.run(games, limit, done)
+    }
+}
+
+impl LaneRun<u64> for MidLanes64 {
+    #[inline]
+    fn run_games(&mut self, games: &[Game<u64>], limit: u32, done: impl FnMut(usize, Finish)) {
+        self.run(games, limit, done)
+    }
+}
+
 /// Plays the fully fixed games waiting in `scratch` in the lanes and counts them.
 fn flush_narrow(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch<u32>) {
     let Scratch {
@@ -725,11 +747,22 @@ fn flush_narrow(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch<u3
         games,
         lanes,
     } = scratch;
+    flush_lanes(ctx, stats, leaves, games, lanes);
+}
+
+/// Plays `games` (from `leaves`) in `lanes` and counts them.
+fn flush_lanes<W: Width>(
+    ctx: &Ctx,
+    stats: &mut ExhaustiveStats,
+    leaves: &mut Vec<Leaf<W>>,
+    games: &mut Vec<Game<W>>,
+    lanes: &mut impl LaneRun<W>,
+) {
     // Wins are counted here and added once; only a game at least as long as the longest so far
     // (rare) goes through `record` for its deal.
     let mut wins = [0u64; 2];
     let mut bar = stats.longest.as_ref().map(|l| (l.cards, l.tricks));
-    lanes.run(games, IN_PLACE_TRICKS as u32, |i, finish| match finish {
+    lanes.run_games(games, IN_PLACE_TRICKS as u32, |i, finish| match finish {
         Finish::Won {
             winner,
             tricks,
@@ -762,15 +795,19 @@ fn flush_narrow(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch<u3
     games.clear();
 }
 
-/// [`flush_narrow`] for decks of more than 32 cards: each game is played to the end of its trick
-/// one by one (the eight `u64` lanes start at a trick boundary), then in the lanes when the
-/// processor has AVX-512, else one by one.
+/// [`flush_narrow`] for decks of more than 32 cards: with AVX-512 in the `u64` lanes that start
+/// mid-trick ([`MidLanes64`]); else each game is played to the end of its trick one by one (the
+/// `u64` lanes of [`Lanes64`] start at a trick boundary), then in those lanes when the processor
+/// has AVX2, or on one by one.
 fn flush_wide(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch<u64>) {
     let Scratch {
         leaves,
         games,
         lanes,
     } = scratch;
+    if ctx.lanes && MidLanes64::available() {
+        return flush_lanes(ctx, stats, leaves, games, &mut lanes.mid);
+    }
     if !ctx.lanes {
         for (leaf, game) in leaves.iter().zip(games.iter()) {
             play_fixed(ctx, &mut leaf.node(*game), stats);
@@ -779,7 +816,9 @@ fn flush_wide(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch<u64>
         games.clear();
         return;
     }
-    let Bulk64 { lanes, deals, from } = lanes;
+    let Bulk64 {
+        lanes, deals, from, ..
+    } = lanes;
     deals.clear();
     from.clear();
     for (i, (leaf, game)) in leaves.iter_mut().zip(games.iter_mut()).enumerate() {
