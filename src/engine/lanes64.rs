@@ -169,6 +169,44 @@ impl Lanes64 {
     }
 }
 
+/// Games of hands of up to 64 cards from any move boundary, the middle of a trick too, in the
+/// AVX-512 `u64` lanes (`lanes_avx512.rs`, the 32-card loop widened): the exhaustive search's
+/// fully fixed games past 32 cards, which thus need not be played to the end of their trick
+/// first. Only with AVX-512 ([`MidLanes64::available`]).
+#[derive(Default)]
+pub struct MidLanes64 {
+    #[cfg(target_arch = "x86_64")]
+    lanes: super::lanes_avx512::Avx512Lanes64,
+}
+
+impl MidLanes64 {
+    /// Whether the processor has AVX-512 (else [`MidLanes64::run`] must not be called).
+    pub fn available() -> bool {
+        Isa::get() == Isa::Avx512
+    }
+
+    /// Plays every game of `games` until it ends or has played `limit` more tricks, and reports
+    /// each with `done(index in games, finish)`, in no particular order.
+    ///
+    /// # Panics
+    /// Without AVX-512.
+    pub fn run(
+        &mut self,
+        games: &[crate::engine::lanes::Game<u64>],
+        limit: u32,
+        done: impl FnMut(usize, Finish),
+    ) {
+        assert!(Self::available(), "the mid-trick u64 lanes need AVX-512");
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the processor has AVX-512 (asserted above).
+        unsafe {
+            self.lanes.run(games, limit, done)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (games, limit, done);
+    }
+}
+
 /// The portable lanes, whatever the processor: four `u64` lanes, one group (two groups measured
 /// slower: 0.33 against 0.40 M games per CPU-second, `ANSATZ_ISA=portable`).
 pub fn run_portable(games: &[Deal64], limit: u32, done: &mut impl FnMut(usize, Finish)) {
@@ -269,6 +307,45 @@ mod tests {
             slow.set_hand(1, len as usize, |i| buf[(head as usize + i) & 63]);
             assert_eq!(fast, slow, "head {head} len {len}");
         }
+    }
+
+    /// The mid-trick AVX-512 lanes against the reference engine, on random positions of up to
+    /// 64 cards at a trick boundary (the exhaustive search's tests hold them to the per-deal
+    /// checker from the middle of tricks, on decks of 20 to 52 cards).
+    #[test]
+    fn mid_lanes64_agree_with_the_reference_engine() {
+        if !MidLanes64::available() {
+            return;
+        }
+        let positions = crate::engine::lanes::random_positions(12, 20_000, 64);
+        let games: Vec<crate::engine::lanes::Game<u64>> = positions
+            .iter()
+            .map(|p| {
+                crate::engine::lanes::Game::from_hands(&p.hands[0], &p.hands[1], p.to_move.into())
+            })
+            .collect();
+        let mut seen = vec![false; games.len()];
+        let mut lanes = MidLanes64::default();
+        lanes.run(&games, 1000, |i, f| {
+            seen[i] = true;
+            match (reference::play(&positions[i]), f) {
+                (
+                    Outcome::Terminates {
+                        winner,
+                        tricks,
+                        cards,
+                    },
+                    Finish::Won {
+                        winner: w,
+                        tricks: t,
+                        cards: c,
+                    },
+                ) => assert_eq!((winner, tricks, cards), (w, t, c), "{}", positions[i]),
+                (Outcome::Cycle(_), Finish::TooLong) => {}
+                (want, got) => panic!("{}: {want:?} vs {got:?}", positions[i]),
+            }
+        });
+        assert!(seen.iter().all(|&s| s), "every game reported");
     }
 
     /// Every lane result against the reference engine, on random positions of up to 64 cards

@@ -1,47 +1,35 @@
-//! The lanes of [`super::lanes`] written out in AVX-512: the whole state of 16 games lives in
-//! vector registers from the first move to the last, finished lanes are refilled (a few at a
-//! time) with one expand-load per variable, and their results leave with one compress-store each.
-//! The portable [`super::lanes::Lanes`] is the specification; `tests` hold this one to it game by
-//! game. The move loop itself is `avx512_moves.rs`, shared with the 64-card lanes.
+//! The lanes of [`super::lanes`] written out in AVX-512: the whole state of 16 games (`u32`
+//! lanes) lives in vector registers from the first move to the last, finished lanes are refilled
+//! (a few at a time) with one expand-load per variable, and their results leave compressed in a
+//! register and stored whole, one store each. The same loop in eight `u64` lanes plays the
+//! exhaustive search's games of more than 32 cards, also from the middle of a trick. The portable
+//! [`super::lanes::Lanes`] is the specification; `tests` hold this one to it game by game. The
+//! move loop itself is `avx512_moves.rs`.
 
-use std::arch::x86_64::{
-    __m512i, __mmask16, _mm512_add_epi32 as add, _mm512_and_si512, _mm512_andnot_si512,
-    _mm512_cmpeq_epi32_mask as cmpeq, _mm512_cmpge_epu32_mask as cmpge,
-    _mm512_cmplt_epu32_mask as cmplt, _mm512_lzcnt_epi32 as lzcnt,
-    _mm512_mask_add_epi32 as mask_add, _mm512_mask_blend_epi32 as blend,
-    _mm512_mask_compressstoreu_epi32 as compressstore, _mm512_mask_expandloadu_epi32 as expandload,
-    _mm512_mask_or_epi32 as mask_or, _mm512_mask_xor_epi32 as mask_xor,
-    _mm512_maskz_add_epi32 as maskz_add, _mm512_maskz_mov_epi32 as maskz_mov,
-    _mm512_maskz_sllv_epi32 as maskz_sllv, _mm512_min_epu32 as min, _mm512_or_si512,
-    _mm512_set1_epi32 as set1, _mm512_setzero_si512, _mm512_sllv_epi32 as sllv,
-    _mm512_srli_epi32 as srli, _mm512_srlv_epi32 as srlv, _mm512_sub_epi32 as sub,
-};
-
-use super::avx512_moves::move_loop;
-
-use super::lanes::{Finish, Game};
+use super::avx512_moves::{group_move, group_refill, move_loop};
+use super::lanes::{Finish, Game, Plane};
 
 /// The games of a batch, structure of arrays, the hand of the player to act first (`a`).
 #[derive(Default)]
-struct Soa {
-    fa: Vec<u32>,
-    fb: Vec<u32>,
-    la: Vec<u32>,
-    lb: Vec<u32>,
-    ha: Vec<u32>,
-    hb: Vec<u32>,
-    na: Vec<u32>,
-    nb: Vec<u32>,
-    pf: Vec<u32>,
-    pl: Vec<u32>,
-    ph: Vec<u32>,
-    n: Vec<u32>,
-    debt: Vec<u32>,
-    who: Vec<u32>,
-    slot: Vec<u32>,
+struct Soa<T> {
+    fa: Vec<T>,
+    fb: Vec<T>,
+    la: Vec<T>,
+    lb: Vec<T>,
+    ha: Vec<T>,
+    hb: Vec<T>,
+    na: Vec<T>,
+    nb: Vec<T>,
+    pf: Vec<T>,
+    pl: Vec<T>,
+    ph: Vec<T>,
+    n: Vec<T>,
+    debt: Vec<T>,
+    who: Vec<T>,
+    slot: Vec<T>,
 }
 
-impl Soa {
+impl<T: Plane + From<u32>> Soa<T> {
     /// Makes room for `len` games and the 16 of padding that expand-loads past the end read.
     fn reset(&mut self, len: usize) {
         for v in [
@@ -64,13 +52,13 @@ impl Soa {
             // Only grown: every place read is written first (expand-loads read only the games
             // set), so old values need no clearing (a memset of the whole batch cost 1.5%).
             if v.len() < len + 16 {
-                v.resize(len + 16, 0);
+                v.resize(len + 16, T::ZERO);
             }
         }
     }
 
     #[inline(always)]
-    fn set(&mut self, i: usize, g: &Game, slot: usize) {
+    fn set(&mut self, i: usize, g: &Game<T>, slot: usize) {
         let a = g.next as usize & 1;
         let b = a ^ 1;
         self.fa[i] = g.faces[a];
@@ -79,87 +67,278 @@ impl Soa {
         self.lb[i] = g.lo[b];
         self.ha[i] = g.hi[a];
         self.hb[i] = g.hi[b];
-        self.na[i] = g.len[a];
-        self.nb[i] = g.len[b];
+        self.na[i] = T::from(g.len[a]);
+        self.nb[i] = T::from(g.len[b]);
         self.pf[i] = g.pile_faces;
         self.pl[i] = g.pile_lo;
         self.ph[i] = g.pile_hi;
-        self.n[i] = g.n;
-        self.debt[i] = g.debt;
-        self.who[i] = a as u32;
-        self.slot[i] = slot as u32;
+        self.n[i] = T::from(g.n);
+        self.debt[i] = T::from(g.debt);
+        self.who[i] = T::from(a as u32);
+        self.slot[i] = T::from(slot as u32);
     }
-}
 
-/// Results of stopped lanes, in the order they stopped.
-#[derive(Default)]
-struct Out {
-    slot: Vec<u32>,
-    winner: Vec<u32>,
-    tricks: Vec<u32>,
-    cards: Vec<u32>,
-    last: Vec<u32>,
-    ended: Vec<u32>,
-}
-
-/// Scratch of the AVX-512 lanes, reused between batches.
-#[derive(Default)]
-pub struct Avx512Lanes {
-    soa: Soa,
-    out: Out,
-}
-
-/// Idle lanes that trigger a refill.
-const REFILL: usize = 4;
-
-impl Avx512Lanes {
-    /// As [`super::lanes::Lanes::run`].
-    ///
-    /// # Safety
-    /// The processor must have AVX-512 F, CD, VL, BW and DQ.
-    #[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt")]
-    pub unsafe fn run(&mut self, games: &[Game], limit: u32, mut done: impl FnMut(usize, Finish)) {
-        let soa = &mut self.soa;
-        soa.reset(games.len());
+    /// Puts the games of `games` that have a move to make into the arrays (the others are
+    /// reported at once); returns how many.
+    fn fill(&mut self, games: &[Game<T>], done: &mut impl FnMut(usize, Finish)) -> usize {
+        self.reset(games.len());
         let mut total = 0;
         for (i, g) in games.iter().enumerate() {
             if let Some(finish) = g.over_at_start() {
                 done(i, finish);
             } else {
-                soa.set(total, g, i);
+                self.set(total, g, i);
                 total += 1;
             }
         }
-        let out = &mut self.out;
+        total
+    }
+}
+
+/// Results of stopped lanes, in the order they stopped.
+#[derive(Default)]
+struct Out<T> {
+    slot: Vec<T>,
+    winner: Vec<T>,
+    tricks: Vec<T>,
+    cards: Vec<T>,
+    last: Vec<T>,
+    ended: Vec<T>,
+}
+
+impl<T: Plane + Into<u64>> Out<T> {
+    /// Makes room for `total` results and the 16 of padding that whole-vector stores write.
+    fn reset(&mut self, total: usize) {
         for v in [
-            &mut out.slot,
-            &mut out.winner,
-            &mut out.tricks,
-            &mut out.cards,
-            &mut out.last,
-            &mut out.ended,
+            &mut self.slot,
+            &mut self.winner,
+            &mut self.tricks,
+            &mut self.cards,
+            &mut self.last,
+            &mut self.ended,
         ] {
             if v.len() < total + 16 {
-                v.resize(total + 16, 0);
+                v.resize(total + 16, T::ZERO);
             }
         }
-        // SAFETY: every array is padded with 16 values past `total` (`reset` above), as the
-        // move loop's loads and stores need.
-        let stopped = unsafe {
-            move_loop!(soa: soa, out: out, total: total, limit: limit,
-                lanes: 16, mask: __mmask16, elem: u32, int: i32, refill: REFILL, mid_trick: true)
-        };
-        debug_assert_eq!(stopped, total);
+    }
+
+    /// Reports the first `total` results.
+    fn report(&self, total: usize, done: &mut impl FnMut(usize, Finish)) {
+        let u = |v: &Vec<T>, i: usize| -> u32 { v[i].into() as u32 };
         for i in 0..total {
-            let o = &self.out;
             let finish = Finish::of_lane(
-                o.ended[i] == 1,
-                o.winner[i],
-                o.tricks[i],
-                o.cards[i],
-                o.last[i],
+                u(&self.ended, i) == 1,
+                u(&self.winner, i),
+                u(&self.tricks, i),
+                u(&self.cards, i),
+                u(&self.last, i),
             );
-            done(o.slot[i] as usize, finish);
+            done(u(&self.slot, i) as usize, finish);
+        }
+    }
+}
+
+/// Games stopped before a move that would not fit their lanes: the state before it (as the
+/// refill loads it), and the tricks and cards so far.
+#[derive(Default)]
+struct Spilled<T> {
+    state: Soa<T>,
+    tricks: Vec<T>,
+    cards: Vec<T>,
+}
+
+impl<T: Plane + From<u32>> Spilled<T> {
+    /// Makes room for `total` games and the 16 of padding that whole-vector stores write.
+    fn reset(&mut self, total: usize) {
+        self.state.reset(total);
+        for v in [&mut self.tricks, &mut self.cards] {
+            if v.len() < total + 16 {
+                v.resize(total + 16, T::ZERO);
+            }
+        }
+    }
+}
+
+/// Scratch of the AVX-512 lanes, reused between batches.
+#[derive(Default)]
+pub struct Avx512Lanes {
+    soa: Soa<u32>,
+    out: Out<u32>,
+    spilled: Spilled<u32>,
+}
+
+/// Scratch of the `u64` AVX-512 lanes (hands of up to 64 cards), reused between batches.
+#[derive(Default)]
+pub struct Avx512Lanes64 {
+    soa: Soa<u64>,
+    out: Out<u64>,
+}
+
+/// Idle lanes of a group of 16 that trigger its refill.
+const REFILL: usize = 4;
+
+/// Idle lanes of a group of 8 that trigger its refill.
+const REFILL64: usize = 2;
+
+mod narrow {
+    use std::arch::x86_64::{
+        __m512i, __mmask16, _mm512_add_epi32 as add, _mm512_and_si512, _mm512_andnot_si512,
+        _mm512_cmpeq_epi32_mask as cmpeq, _mm512_cmpge_epu32_mask as cmpge,
+        _mm512_cmplt_epu32_mask as cmplt, _mm512_lzcnt_epi32 as lzcnt,
+        _mm512_mask_add_epi32 as mask_add, _mm512_mask_blend_epi32 as blend,
+        _mm512_mask_expandloadu_epi32 as expandload, _mm512_mask_or_epi32 as mask_or,
+        _mm512_mask_xor_epi32 as mask_xor, _mm512_maskz_add_epi32 as maskz_add,
+        _mm512_maskz_compress_epi32 as maskz_compress, _mm512_maskz_mov_epi32 as maskz_mov,
+        _mm512_maskz_sllv_epi32 as maskz_sllv, _mm512_min_epu32 as min, _mm512_or_si512,
+        _mm512_set1_epi32 as set1, _mm512_setzero_si512, _mm512_sllv_epi32 as sllv,
+        _mm512_srli_epi32 as srli, _mm512_srlv_epi32 as srlv, _mm512_storeu_si512 as storeu,
+        _mm512_sub_epi32 as sub,
+    };
+
+    use super::*;
+
+    impl Avx512Lanes {
+        /// As [`super::super::lanes::Lanes::run`].
+        ///
+        /// # Safety
+        /// The processor must have AVX-512 F, CD, VL, BW and DQ.
+        #[target_feature(
+            enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt"
+        )]
+        pub unsafe fn run(
+            &mut self,
+            games: &[Game],
+            limit: u32,
+            mut done: impl FnMut(usize, Finish),
+        ) {
+            let soa = &mut self.soa;
+            let total = soa.fill(games, &mut done);
+            let out = &mut self.out;
+            out.reset(total);
+            let sp = &mut self.spilled;
+            // SAFETY: every array is padded with 16 values past `total` (the resets above), as
+            // the move loop's loads and stores need.
+            let (stopped, _) = unsafe {
+                move_loop!(soa: soa, out: out, total: total, limit: limit,
+                    lanes: 16, mask: __mmask16, elem: u32, int: i32, refill: REFILL, mid_trick: true,
+                    spill: false, spilled: sp)
+            };
+            debug_assert_eq!(stopped, total);
+            self.out.report(total, &mut done);
+        }
+
+        /// [`Avx512Lanes::run`] for games of a deck of more than 32 cards whose hands and pile
+        /// fit in 32 cards at the start: a game whose next move would put a card past the 32nd
+        /// of a hand or the pile stops before it and goes to `spill(index in games, game,
+        /// tricks, cards)`, as a game of `u64` planes with the tricks and cards it played here,
+        /// for the caller to play on.
+        ///
+        /// # Safety
+        /// As [`Avx512Lanes::run`]; and every game fits in `u32` planes (`len` and `n` at most
+        /// 32).
+        #[target_feature(
+            enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt"
+        )]
+        pub unsafe fn run_spilling(
+            &mut self,
+            games: &[Game],
+            limit: u32,
+            mut done: impl FnMut(usize, Finish),
+            mut spill: impl FnMut(usize, Game<u64>, u64, u64),
+        ) {
+            let soa = &mut self.soa;
+            let total = soa.fill(games, &mut done);
+            let out = &mut self.out;
+            out.reset(total);
+            let sp = &mut self.spilled;
+            sp.reset(total);
+            // SAFETY: as in `run`, and the spill arrays are padded alike.
+            let (stopped, spilled) = unsafe {
+                move_loop!(soa: soa, out: out, total: total, limit: limit,
+                    lanes: 16, mask: __mmask16, elem: u32, int: i32, refill: REFILL, mid_trick: true,
+                    spill: true, spilled: sp)
+            };
+            debug_assert_eq!(stopped + spilled, total);
+            self.out.report(stopped, &mut done);
+            let Spilled {
+                state: s,
+                tricks,
+                cards,
+            } = &self.spilled;
+            for i in 0..spilled {
+                let a = s.who[i] as usize & 1;
+                let two = |x: u32, y: u32| {
+                    let mut t = [0u64; 2];
+                    t[a] = u64::from(x);
+                    t[a ^ 1] = u64::from(y);
+                    t
+                };
+                let game = Game::<u64> {
+                    faces: two(s.fa[i], s.fb[i]),
+                    lo: two(s.la[i], s.lb[i]),
+                    hi: two(s.ha[i], s.hb[i]),
+                    len: two(s.na[i], s.nb[i]).map(|x| x as u32),
+                    pile_faces: u64::from(s.pf[i]),
+                    pile_lo: u64::from(s.pl[i]),
+                    pile_hi: u64::from(s.ph[i]),
+                    n: s.n[i],
+                    next: a as u32,
+                    debt: s.debt[i],
+                };
+                let (t, c) = (u64::from(tricks[i]), u64::from(cards[i]));
+                spill(s.slot[i] as usize, game, t, c);
+            }
+        }
+    }
+}
+
+mod wide {
+    use std::arch::x86_64::{
+        __m512i, __mmask8, _mm512_add_epi64 as add, _mm512_and_si512, _mm512_andnot_si512,
+        _mm512_cmpeq_epi64_mask as cmpeq, _mm512_cmpge_epu64_mask as cmpge,
+        _mm512_cmplt_epu64_mask as cmplt, _mm512_lzcnt_epi64 as lzcnt,
+        _mm512_mask_add_epi64 as mask_add, _mm512_mask_blend_epi64 as blend,
+        _mm512_mask_expandloadu_epi64 as expandload, _mm512_mask_or_epi64 as mask_or,
+        _mm512_mask_xor_epi64 as mask_xor, _mm512_maskz_add_epi64 as maskz_add,
+        _mm512_maskz_compress_epi64 as maskz_compress, _mm512_maskz_mov_epi64 as maskz_mov,
+        _mm512_maskz_sllv_epi64 as maskz_sllv, _mm512_min_epu64 as min, _mm512_or_si512,
+        _mm512_set1_epi64 as set1, _mm512_setzero_si512, _mm512_sllv_epi64 as sllv,
+        _mm512_srli_epi64 as srli, _mm512_srlv_epi64 as srlv, _mm512_storeu_si512 as storeu,
+        _mm512_sub_epi64 as sub,
+    };
+
+    use super::*;
+
+    impl Avx512Lanes64 {
+        /// As [`super::super::lanes::Lanes::run`], for games in `u64` planes (hands of up to 64
+        /// cards), each from any move boundary, in the middle of a trick too.
+        ///
+        /// # Safety
+        /// The processor must have AVX-512 F, CD, VL, BW and DQ.
+        #[target_feature(
+            enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt"
+        )]
+        pub unsafe fn run(
+            &mut self,
+            games: &[Game<u64>],
+            limit: u32,
+            mut done: impl FnMut(usize, Finish),
+        ) {
+            let soa = &mut self.soa;
+            let total = soa.fill(games, &mut done);
+            let out = &mut self.out;
+            out.reset(total);
+            // Nothing spills here: a `u64` plane holds every card of a deck.
+            let sp = &mut Spilled::<u64>::default();
+            // SAFETY: as in the narrow form: every array is padded with 16 values (8 needed).
+            let (stopped, _) = unsafe {
+                move_loop!(soa: soa, out: out, total: total, limit: limit,
+                    lanes: 8, mask: __mmask8, elem: u64, int: i64, refill: REFILL64, mid_trick: true,
+                    spill: false, spilled: sp)
+            };
+            debug_assert_eq!(stopped, total);
+            self.out.report(total, &mut done);
         }
     }
 }

@@ -27,8 +27,11 @@ use crate::engine::Outcome;
 use crate::engine::cycle::play_state;
 use crate::engine::fast::{SMALL_CAP, Small};
 use crate::engine::lanes::{Finish, Game, Isa, Lanes, Plane};
-use crate::engine::lanes64::{Deal64, Lanes64};
+use crate::engine::lanes64::{Deal64, Lanes64, MidLanes64};
 use crate::engine::multi::{self, MultiOutcome, MultiPosition};
+
+mod flush;
+use flush::{flush_narrow, flush_wide};
 
 /// The most cards the fast (prefix-sharing) path takes: every deck of a standard pack. Decks of up
 /// to [`NARROW_CARDS`] play in `u32` hands with the deal in one `u128` (four bits a card); larger
@@ -325,9 +328,20 @@ impl Width for u64 {
     }
 }
 
-/// Scratch of the eight `u64` lanes: the games at a trick boundary and the leaf each comes from.
+/// Scratch of the `u64` lanes: the mid-trick AVX-512 ones, and the games at a trick boundary for
+/// the others with the leaf each comes from.
 #[derive(Default)]
 pub struct Bulk64 {
+    mid: MidLanes64,
+    /// The games that start in the `u32` lanes, and the leaf each comes from.
+    narrow: Lanes,
+    small: Vec<Game>,
+    small_from: Vec<u32>,
+    /// The games for the `u64` lanes, the leaf each comes from and the tricks and cards played
+    /// since it.
+    big: Vec<Game<u64>>,
+    big_from: Vec<u32>,
+    big_before: Vec<(u64, u64)>,
     lanes: Lanes64,
     deals: Vec<Deal64>,
     from: Vec<u32>,
@@ -633,7 +647,7 @@ impl<W: Width> Default for Scratch<W> {
 
 /// Plays `node` forward until it needs an unread card (true: the caller branches on it) or its
 /// whole subtree is counted into `stats` (false), perhaps later: fully fixed games wait in
-/// `scratch` for [`flush`].
+/// `scratch` for [`Width::flush`].
 #[inline]
 fn advance<W: Width>(
     ctx: &Ctx,
@@ -647,15 +661,12 @@ fn advance<W: Width>(
             fill_unknowns(node);
         }
         if ctx.lanes {
-            scratch.leaves.push(Leaf {
+            let leaf = Leaf {
                 deal: node.deal,
                 tricks: node.tricks,
                 cards: node.cards,
-            });
-            scratch.games.push(node.game.fresh_copy());
-            if scratch.leaves.len() == BATCH {
-                W::flush(ctx, stats, scratch);
-            }
+            };
+            push_leaf(ctx, stats, scratch, leaf, node.game.fresh_copy());
         } else {
             play_fixed(ctx, node, stats);
         }
@@ -676,134 +687,49 @@ fn advance<W: Width>(
     }
 }
 
-/// Plays the fully fixed games waiting in `scratch` in the lanes and counts them.
-fn flush_narrow(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch<u32>) {
-    let Scratch {
-        leaves,
-        games,
-        lanes,
-    } = scratch;
-    // Wins are counted here and added once; only a game at least as long as the longest so far
-    // (rare) goes through `record` for its deal.
-    let mut wins = [0u64; 2];
-    let mut bar = stats.longest.as_ref().map(|l| (l.cards, l.tricks));
-    lanes.run(games, IN_PLACE_TRICKS as u32, |i, finish| match finish {
-        Finish::Won {
-            winner,
-            tricks,
-            cards,
-        } => {
-            let leaf = &leaves[i];
-            let (tricks, played) = (leaf.tricks + tricks, leaf.cards + cards);
-            if bar.is_none_or(|b| (played, tricks) >= b) {
-                record(
-                    ctx,
-                    leaf.deal,
-                    &[0; KINDS],
-                    stats,
-                    0,
-                    winner,
-                    tricks,
-                    played,
-                );
-                bar = stats.longest.as_ref().map(|l| (l.cards, l.tricks));
-            }
-            wins[winner as usize & 1] += 1;
-        }
-        // Rare: play it again, one by one, on to the cycle engine.
-        Finish::TooLong => play_fixed(ctx, &mut leaves[i].node(games[i]), stats),
-    });
-    stats.deals += wins[0] + wins[1];
-    stats.wins[0] += wins[0];
-    stats.wins[1] += wins[1];
-    leaves.clear();
-    games.clear();
+/// Queues a fully fixed game for the lanes, and plays the batch when it is full.
+#[inline(always)]
+fn push_leaf<W: Width>(
+    ctx: &Ctx,
+    stats: &mut ExhaustiveStats,
+    scratch: &mut Scratch<W>,
+    leaf: Leaf<W>,
+    game: Game<W>,
+) {
+    scratch.leaves.push(leaf);
+    scratch.games.push(game);
+    if scratch.leaves.len() == BATCH {
+        W::flush(ctx, stats, scratch);
+    }
 }
 
-/// [`flush_narrow`] for decks of more than 32 cards: each game is played to the end of its trick
-/// one by one (the eight `u64` lanes start at a trick boundary), then in the lanes when the
-/// processor has AVX-512, else one by one.
-fn flush_wide(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch<u64>) {
-    let Scratch {
-        leaves,
-        games,
-        lanes,
-    } = scratch;
-    if !ctx.lanes {
-        for (leaf, game) in leaves.iter().zip(games.iter()) {
-            play_fixed(ctx, &mut leaf.node(*game), stats);
-        }
-        leaves.clear();
-        games.clear();
-        return;
-    }
-    let Bulk64 { lanes, deals, from } = lanes;
-    deals.clear();
-    from.clear();
-    for (i, (leaf, game)) in leaves.iter_mut().zip(games.iter_mut()).enumerate() {
-        let mut node = leaf.node(*game);
-        if game.n != 0 || game.debt != 0 {
-            match node.trick::<true>() {
-                Sim::Next => {}
-                Sim::End { winner, cards } => {
-                    let tricks = node.tricks + u64::from(cards > 0);
-                    let played = node.cards + cards as u64;
-                    record_end(ctx, &node, stats, 1, winner, tricks, played);
-                    continue;
-                }
-                Sim::Unknown => unreachable!("every card is fixed"),
-            }
-        }
-        // At a trick boundary: the leaf goes on from here.
-        *game = node.game;
-        leaf.tricks = node.tricks;
-        leaf.cards = node.cards;
-        let g = &node.game;
-        deals.push(Deal64 {
-            faces: g.faces,
-            lo: g.lo,
-            hi: g.hi,
-            len: g.len,
-            next: g.next,
-        });
-        from.push(i as u32);
-    }
-    let mut wins = [0u64; 2];
-    let mut bar = stats.longest.as_ref().map(|l| (l.cards, l.tricks));
-    // One trick may have been played above: the limit stays within `IN_PLACE_TRICKS` of the node.
-    lanes.run(deals, IN_PLACE_TRICKS as u32 - 1, |j, finish| {
-        let i = from[j] as usize;
-        match finish {
-            Finish::Won {
-                winner,
-                tricks,
-                cards,
-            } => {
-                let leaf = &leaves[i];
-                let (tricks, played) = (leaf.tricks + tricks, leaf.cards + cards);
-                if bar.is_none_or(|b| (played, tricks) >= b) {
-                    record(
-                        ctx,
-                        leaf.deal,
-                        &[0; KINDS],
-                        stats,
-                        0,
-                        winner,
-                        tricks,
-                        played,
-                    );
-                    bar = stats.longest.as_ref().map(|l| (l.cards, l.tricks));
-                }
-                wins[winner as usize & 1] += 1;
-            }
-            Finish::TooLong => play_fixed(ctx, &mut leaves[i].node(games[i]), stats),
-        }
-    });
-    stats.deals += wins[0] + wins[1];
-    stats.wins[0] += wins[0];
-    stats.wins[1] += wins[1];
-    leaves.clear();
-    games.clear();
+/// Queues the child of `node` in which the unread card on top of `node.game.next`'s hand is the
+/// last card of `kind` and every other unread card is of the one kind `rest` left: a single deal,
+/// built straight into the batch. The same leaf as [`fix`] then [`fill_unknowns`] on a copy of
+/// the node, for a third of the cost: this is how most deals of a large deck reach the lanes (the
+/// last penalty card read fixes the deal), so it is the tree walk's innermost step.
+#[inline(always)]
+fn push_last<W: Width>(
+    ctx: &Ctx,
+    node: &Node<W>,
+    kind: usize,
+    rest: usize,
+    stats: &mut ExhaustiveStats,
+    scratch: &mut Scratch<W>,
+) {
+    let p = node.game.next as usize;
+    let mut game = node.game.fresh_copy();
+    game.set(p, 0, kind as Card);
+    game.set_all(p, node.unknown[p] & !W::ONE, rest as Card);
+    game.set_all(p ^ 1, node.unknown[p ^ 1], rest as Card);
+    let mut deal = node.deal;
+    deal.fix(ctx.offset[p] + ctx.dealt[p] - node.unread[p], kind as Card);
+    let leaf = Leaf {
+        deal: deal.fill(rest as Card),
+        tricks: node.tricks,
+        cards: node.cards,
+    };
+    push_leaf(ctx, stats, scratch, leaf, game);
 }
 
 /// Counts a game that ended after `tricks` tricks and `played` cards, for the `weight` deals of
@@ -986,6 +912,13 @@ fn explore<W: Width>(
         let present = node.present;
         let keep = present.trailing_zeros() as usize;
         let mut kinds = present & (present - 1);
+        let last = kinds.trailing_zeros() as usize;
+        if ctx.lanes && kinds & (kinds - 1) == 0 && node.remaining[last] == 1 {
+            // Two kinds left and one card of the other: its child is a single deal.
+            push_last(ctx, node, last, keep, stats, scratch);
+            fix(ctx, node, keep);
+            continue;
+        }
         while kinds != 0 {
             let kind = kinds.trailing_zeros() as usize;
             kinds &= kinds - 1;
