@@ -94,20 +94,16 @@ impl Tally {
             } => {
                 let tricks = leaf.tricks + before.0 + tricks;
                 let played = leaf.cards + before.1 + cards;
-                if self.bar.is_none_or(|b| (played, tricks) >= b) {
-                    record(
-                        ctx,
-                        leaf.deal,
-                        &[0; KINDS],
-                        stats,
-                        0,
-                        winner,
-                        tricks,
-                        played,
-                    );
-                    self.bar = stats.longest.as_ref().map(|l| (l.cards, l.tricks));
-                }
-                self.wins[winner as usize & 1] += 1;
+                won(
+                    ctx,
+                    leaf.deal,
+                    stats,
+                    &mut self.bar,
+                    &mut self.wins,
+                    winner,
+                    tricks,
+                    played,
+                );
             }
             // Rare: play it again from the leaf, one by one, on to the cycle engine.
             Finish::TooLong => play_fixed(ctx, &mut leaf.node(*game), stats),
@@ -262,20 +258,9 @@ pub(super) fn flush_wide(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut S
             } => {
                 let leaf = &leaves[i];
                 let (tricks, played) = (leaf.tricks + tricks, leaf.cards + cards);
-                if bar.is_none_or(|b| (played, tricks) >= b) {
-                    record(
-                        ctx,
-                        leaf.deal,
-                        &[0; KINDS],
-                        stats,
-                        0,
-                        winner,
-                        tricks,
-                        played,
-                    );
-                    bar = stats.longest.as_ref().map(|l| (l.cards, l.tricks));
-                }
-                wins[winner as usize & 1] += 1;
+                won(
+                    ctx, leaf.deal, stats, &mut bar, &mut wins, winner, tricks, played,
+                );
             }
             Finish::TooLong => play_fixed(ctx, &mut leaves[i].node(games[i]), stats),
         }
@@ -285,4 +270,25 @@ pub(super) fn flush_wide(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut S
     stats.wins[1] += wins[1];
     leaves.clear();
     games.clear();
+}
+
+/// A single fully fixed deal (weight 0: counted once) won by `winner`: counted in `wins`, and
+/// recorded as the longest game when it reaches `bar` (the longest so far, kept in step).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn won<D: Packed>(
+    ctx: &Ctx,
+    deal: D,
+    stats: &mut ExhaustiveStats,
+    bar: &mut Option<(u64, u64)>,
+    wins: &mut [u64; 2],
+    winner: u8,
+    tricks: u64,
+    played: u64,
+) {
+    if bar.is_none_or(|b| (played, tricks) >= b) {
+        record(ctx, deal, &[0; KINDS], stats, 0, winner, tricks, played);
+        *bar = stats.longest.as_ref().map(|l| (l.cards, l.tricks));
+    }
+    wins[winner as usize & 1] += 1;
 }
