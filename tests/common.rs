@@ -57,17 +57,37 @@ pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-/// Waits for every child, killing them all if the time limit passes (then the test fails).
+/// Waits for every child, killing them all if the time limit passes (then the test fails). Their
+/// output is read as it comes (by a thread per pipe), so a child printing more than a pipe holds
+/// never blocks.
 pub fn wait_all(children: Vec<Child>, limit: Duration) -> Vec<Output> {
+    use std::io::Read;
+    use std::thread::JoinHandle;
+    fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> JoinHandle<Vec<u8>> {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut buf);
+            }
+            buf
+        })
+    }
     let start = Instant::now();
-    let mut children: Vec<Option<Child>> = children.into_iter().map(Some).collect();
+    type Running = (Child, JoinHandle<Vec<u8>>, JoinHandle<Vec<u8>>);
+    let mut children: Vec<Running> = children
+        .into_iter()
+        .map(|mut c| {
+            let out = drain(c.stdout.take());
+            let err = drain(c.stderr.take());
+            (c, out, err)
+        })
+        .collect();
     while children
         .iter_mut()
-        .flatten()
-        .any(|c| c.try_wait().unwrap().is_none())
+        .any(|(c, _, _)| c.try_wait().unwrap().is_none())
     {
         if start.elapsed() > limit {
-            for c in children.iter_mut().flatten() {
+            for (c, _, _) in children.iter_mut() {
                 let _ = c.kill();
             }
             panic!("the cluster did not finish within {limit:?}");
@@ -75,7 +95,11 @@ pub fn wait_all(children: Vec<Child>, limit: Duration) -> Vec<Output> {
         std::thread::sleep(Duration::from_millis(20));
     }
     children
-        .iter_mut()
-        .map(|c| c.take().unwrap().wait_with_output().unwrap())
+        .into_iter()
+        .map(|(mut c, out, err)| Output {
+            status: c.wait().unwrap(),
+            stdout: out.join().unwrap(),
+            stderr: err.join().unwrap(),
+        })
         .collect()
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use ansatz::card::DeckSpec;
 use ansatz::discover::heads::HeadScope;
-use ansatz::discover::{Config, DiscoverError, Discovery, Scope, Silent, run};
+use ansatz::discover::{Config, DiscoverError, Discovery, Route, Scope, Silent, run};
 use serde_json::Value;
 
 use crate::common::ansatz;
@@ -30,6 +30,8 @@ const SMALL_HEADS: Scope = Scope {
     },
     accumulation_margin: 4,
     whole_frame_limit: 0,
+    insertion: None,
+    ansatz: true,
 };
 
 fn config(deck: &str, scope: Scope) -> Config {
@@ -79,12 +81,12 @@ fn a_small_deck_end_to_end_in_seconds() {
         .iter()
         .map(|s| s["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["frame", "census", "balance"]);
+    assert_eq!(names, ["frame", "census", "insertion", "balance"]);
     // Every deal is a balanced deal of the deck whose game reaches the cycle listed (checked
     // here again with the reference engine, independently of the stage that replayed it).
     for c in cycles {
         let id = c["cycle_id"].as_str().unwrap();
-        assert_eq!(c["found_by"], "ansatz");
+        assert!(c["found_by"] == "ansatz" || c["found_by"] == "insertion");
         assert_eq!(c["reach"], 8);
         for deal in c["balanced"].as_array().unwrap() {
             let p = ansatz::position::Position::parse(
@@ -123,6 +125,62 @@ fn the_head_route_on_a_small_deck_is_the_same_for_any_thread_count() {
     assert_eq!(one.censuses.len(), shapes.len());
     for b in &one.balanced_cycles {
         assert!(shapes.contains(b.census.as_str()));
+    }
+}
+
+#[test]
+fn the_insertion_route_grows_balanced_cycles_the_frame_misses() {
+    // 2J2Q2K2A + 10: the seeds are every cycle of 2J2Q2K2A + 0..8 (all their deals), grown one
+    // card at a time to 18 cards. The frame's census (every deck of J-/J-) finds 42 balanced
+    // cycles; the insertion route finds cycles outside the frame too.
+    let deck = "10-2J2Q2K2A";
+    let with = |route: Route, threads: usize, name: &str| {
+        discover(
+            &config(deck, Scope::DEFAULT.with(route, Some(16))),
+            threads,
+            name,
+        )
+    };
+    let ins = with(Route::Insertion, 1, "ins-1");
+    assert_eq!(ins, with(Route::Insertion, 3, "ins-3"), "threads");
+    let names: Vec<&str> = ins.stages.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["frame", "insertion", "balance"]);
+    assert!(!ins.balanced_cycles.is_empty());
+    let spec: DeckSpec = deck.parse().unwrap();
+    for b in &ins.balanced_cycles {
+        assert_eq!(b.found_by, "insertion");
+        for deal in &b.balanced {
+            let p =
+                ansatz::position::Position::parse(deal, ansatz::notation::Notation::Dash).unwrap();
+            assert!(p.is_balanced() && p.deck() == spec, "{deal}");
+            match ansatz::engine::reference::play(&p) {
+                ansatz::engine::Outcome::Cycle(c) => assert_eq!(c.cycle_id.to_string(), b.cycle_id),
+                other => panic!("{deal} ends: {other:?}"),
+            }
+        }
+    }
+    // Both routes: every cycle of either, each credited to the first route that met it.
+    let frame = with(Route::Ansatz, 2, "ans");
+    let both = with(Route::Both, 2, "both");
+    let pair = |b: &ansatz::discover::balance::BalancedCycle| {
+        let (x, y) = (b.cycle_id.clone(), b.mirror_cycle_id.clone());
+        (x.clone().min(y.clone()), x.max(y))
+    };
+    let a: BTreeSet<_> = frame.balanced_cycles.iter().map(pair).collect();
+    let i: BTreeSet<_> = ins.balanced_cycles.iter().map(pair).collect();
+    let all: BTreeSet<_> = both.balanced_cycles.iter().map(pair).collect();
+    assert_eq!(all, a.union(&i).cloned().collect());
+    assert!(
+        all.len() > a.len(),
+        "the insertion route adds cycles the frame misses"
+    );
+    for b in &both.balanced_cycles {
+        assert_eq!(
+            b.found_by == "ansatz",
+            a.contains(&pair(b)),
+            "{}",
+            b.cycle_id
+        );
     }
 }
 

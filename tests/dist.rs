@@ -826,3 +826,120 @@ fn family_cluster_stopped_and_resumed_equals_the_single_process_family() {
     assert_eq!(family_answer(got), want);
     assert!(!ck.exists());
 }
+
+/// A discovery's answer without what depends on how it ran (times, threads, files).
+fn discover_answer(mut v: Value) -> Value {
+    for k in ["seconds", "threads", "files"] {
+        v.as_object_mut().unwrap().remove(k);
+    }
+    for s in v["stages"].as_array_mut().unwrap() {
+        s["seconds"] = json!(0);
+    }
+    v
+}
+
+#[test]
+fn discover_tasks_alone_side_by_side_after_a_dead_task_and_on_a_cluster_give_the_single_answer() {
+    let base = &["discover", "--deck", "8-2J2Q2K2A", "--json", "-q"];
+    let dir = tmp("discover");
+    let out = |name: &str| dir.join(name).display().to_string();
+    let want = discover_answer(run_ok(&with(base, &["--out", &out("single")])));
+    assert!(!want["balanced_cycles"].as_array().unwrap().is_empty());
+    let facts = result_files(&dir.join("single"));
+
+    // Three tasks one after the other: the first does everything, the others find it done.
+    let files = files_of(&run_shards(
+        base,
+        3,
+        &["--out", &out("seq"), "--threads", "1"],
+    ));
+    let got = merge_ok(&files, Some(&dir.join("seq-merged")));
+    assert_eq!(discover_answer(got), want, "tasks one after the other");
+    assert_eq!(result_files(&dir.join("seq-merged")), facts);
+
+    // Two tasks side by side share the steps through their folder.
+    let side: Vec<Child> = (0..2)
+        .map(|i| {
+            spawn(&with(
+                base,
+                &["--out", &out("side"), "--shard", &format!("{i}/2")],
+            ))
+        })
+        .collect();
+    let outs = wait_all(side, Duration::from_secs(60));
+    let mut files = Vec::new();
+    for o in &outs {
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let v: Value = serde_json::from_str(&stdout(o)).unwrap();
+        files.push(v["file"].as_str().unwrap().to_string());
+    }
+    assert_eq!(
+        discover_answer(merge_ok(&files, None)),
+        want,
+        "tasks side by side"
+    );
+
+    // A task that dies after one step leaves its other steps claimed but undone: the other task
+    // still finishes the whole discovery alone, and the dead one, run again, finds it done.
+    let dead = ansatz(
+        &[
+            base,
+            &[
+                "--out",
+                &out("dead"),
+                "--shard",
+                "0/2",
+                "--stop-after-censuses",
+                "1",
+            ][..],
+        ]
+        .concat(),
+    );
+    assert_eq!(
+        dead.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&dead.stderr)
+    );
+    let alive = run_ok(&with(base, &["--out", &out("dead"), "--shard", "1/2"]));
+    let again = run_ok(&with(base, &["--out", &out("dead"), "--shard", "0/2"]));
+    let files = files_of(&[again, alive]);
+    assert_eq!(
+        discover_answer(merge_ok(&files, None)),
+        want,
+        "after a dead task"
+    );
+
+    // Shard files of another deck do not merge with these.
+    let other = run_ok(
+        &[
+            "discover",
+            "--deck",
+            "6-2J2Q2K2A",
+            "--json",
+            "-q",
+            "--out",
+            &out("other"),
+            "--shard",
+            "1/2",
+        ]
+        .map(String::from),
+    );
+    let mixed = [
+        files[0].clone(),
+        other["file"].as_str().unwrap().to_string(),
+    ];
+    let o = ansatz(
+        &[
+            &["merge"][..],
+            &mixed.iter().map(String::as_str).collect::<Vec<_>>(),
+        ]
+        .concat(),
+    );
+    assert_eq!(o.status.code(), Some(2));
+
+    // Two processes of a cluster.
+    let got = cluster_ok(base, 2, 1, &dir, &[]);
+    assert_eq!(discover_answer(got), want, "cluster");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -88,7 +88,12 @@ pub fn upgrade_all(records: Vec<Record>, cards: usize, cfg: &ClosureConfig) -> V
 /// on the cycle alone, whichever deck reaches it.
 pub fn family_done(key: u128, deck: &[Card], frame: &Frame, cfg: &ClosureConfig) -> FamilyDone {
     let pos = Position::new(deck.to_vec(), frame.other.clone(), frame.to_move);
-    let fam = family(&pos, cfg, &|_| {}).expect("the deck was seen to cycle");
+    family_done_from(key, &pos, cfg)
+}
+
+/// The family of the cycle `key`, reached from the position `pos` that plays into it.
+pub fn family_done_from(key: u128, pos: &Position, cfg: &ClosureConfig) -> FamilyDone {
+    let fam = family(pos, cfg, &|_| {}).expect("the position was seen to cycle");
     FamilyDone::of(key, &fam)
 }
 

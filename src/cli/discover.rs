@@ -10,11 +10,12 @@ use anyhow::Result;
 use indicatif::ProgressBar;
 use serde_json::json;
 
-use super::output::{BadInput, Out};
+use super::cluster::DistArgs;
+use super::output::{BadInput, Out, run_job};
 use super::progress;
 use crate::card::DeckSpec;
-use crate::discover::{Config, Observer, Scope, StageReport};
-use crate::run::discover::text;
+use crate::discover::{Config, Observer, Route, Scope, StageReport};
+use crate::run::discover::{DiscoverAnswer, DiscoverJob, text};
 
 /// Find balanced non-terminating cycles of a deck automatically: frame, filter, head sweep,
 /// censuses around the accumulators, balance by backward play.
@@ -25,16 +26,26 @@ Examples:
   ansatz discover --deck 16-2J2Q2K2A --json     # a small deck: every deck of its frame
   ansatz discover --deck camicia --quick --out out/camicia
   ansatz discover --quick --resume              # finish an interrupted run
+  ansatz discover --quick --shard 0/4 --out /shared/d   # task 0 of 4 (then: ansatz merge /shared/d/*.bin)
+  ansatz discover --quick --hosts hosts.txt --process 0 --workers 2
+  ansatz discover --route insertion --beam 128  # the second route alone, a wider beam
 
 Stages: frame (the separator is the deck's lowest face kind, as the Jack of the 2024 frame
 Δ1 J Δ2 J Δ3 J-/J-; the pieces hold the other face kinds), filter (the piece of the bare frame
 with the most faces), heads (every head template PREFIX FILTER J HEAD {TEST} J-/J- with HEAD = a
 number cards, one face, b number cards: its pieces, exactly, and their accumulation), census (every
 deck holding each accumulator shape, the rest of the deck in every arrangement; a deck whose frame
-has at most 2e8 arrangements is searched whole instead), balance (each cycle's family by backward
-play; the balanced cycles up to exchanging the players, every deal replayed with the reference
-engine). Writes DIR/NAME.jsonl and DIR/NAME.txt (NAME = discover-DECK[-quick]); the checkpoint
-goes to DIR/work (out/work/... under results/). Exit code 1 when no balanced cycle is found.")]
+has at most 2e8 arrangements is searched whole instead), insertion (the second route: every cycle of
+small decks of the deck's kinds, grown card by card toward the deck by inserting one card anywhere
+in either hand, the beam of cycles that pass closest to an even split kept at each size), balance
+(each cycle's family by backward play; the balanced cycles up to exchanging the players, every deal
+replayed with the reference engine). Writes DIR/NAME.jsonl and DIR/NAME.txt (NAME =
+discover-DECK[-quick][-ansatz|-insertion][-beamN]); the checkpoint
+goes to DIR/work (out/work/... under results/). The tasks of a job array (--shard I/N) share that
+step folder (give them one --out on a shared file system): each does its own steps first, then any
+left undone, so they split the work side by side and a task alone still finishes; every task
+writes the whole answer to its shard file, and `ansatz merge` checks they agree. Exit code 1 when
+no balanced cycle is found.")]
 pub struct Args {
     /// Deck: standard, camicia, or counts such as 16-2J2Q2K2A.
     #[arg(long, default_value = "standard", value_name = "SPEC")]
@@ -49,6 +60,13 @@ pub struct Args {
     /// Finish an interrupted run from its checkpoint.
     #[arg(long)]
     resume: bool,
+    /// Which routes to take: both, ansatz (frame, heads, censuses) or insertion (cycles grown card
+    /// by card from the cycles of small decks).
+    #[arg(long, value_enum, default_value = "both", value_name = "ROUTE")]
+    route: RouteArg,
+    /// Cycles the insertion route keeps at each size (default: 64 with --quick, else 256).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    beam: Option<u64>,
     /// Most positions of one family's backward closure.
     #[arg(long, default_value_t = 20_000_000, value_name = "N")]
     max_positions: u64,
@@ -61,15 +79,34 @@ pub struct Args {
     /// No progress bars or stage lines.
     #[arg(long, short)]
     quiet: bool,
-    /// Stop after N censuses, as an interruption would (for testing resume); exit 1.
+    /// Stop after N census parts, as an interruption would (for testing resume); exit 1.
     #[arg(long, hide = true, value_name = "N")]
     stop_after_censuses: Option<usize>,
+    #[command(flatten)]
+    dist: DistArgs,
+}
+
+/// `--route`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum RouteArg {
+    Both,
+    Ansatz,
+    Insertion,
 }
 
 /// Progress bars and stage lines on stderr.
 struct Bars {
     quiet: bool,
     bar: Mutex<Option<ProgressBar>>,
+}
+
+impl Bars {
+    /// Clears a bar left by a stage that did not finish (a stop, a shard's end).
+    fn clear(&self) {
+        if let Some(pb) = self.bar.lock().unwrap().take() {
+            pb.finish_and_clear();
+        }
+    }
 }
 
 impl Observer for Bars {
@@ -108,7 +145,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
             Scope::QUICK
         } else {
             Scope::DEFAULT
-        },
+        }
+        .with(
+            match args.route {
+                RouteArg::Both => Route::Both,
+                RouteArg::Ansatz => Route::Ansatz,
+                RouteArg::Insertion => Route::Insertion,
+            },
+            args.beam.map(|b| b as usize),
+        ),
         max_positions: args.max_positions,
         stop_after_censuses: args.stop_after_censuses,
     };
@@ -116,22 +161,30 @@ pub fn run(args: Args) -> Result<ExitCode> {
         quiet: args.quiet || args.json,
         bar: Mutex::new(None),
     };
-    let a = match crate::run::discover::run(
-        &config,
-        &args.out,
-        args.quick,
-        args.resume,
-        args.threads,
-        &bars,
-    )? {
+    let mode = args.dist.mode()?;
+    let job = DiscoverJob {
+        config,
+        out: args.out.clone(),
+        quick: args.quick,
+        resume: args.resume,
+        threads: args.threads,
+        observer: &bars,
+    };
+    let a = match run_job(&job, &mode, &[], args.json)? {
         Ok(a) => a,
-        Err(stopped) => {
-            eprintln!("ansatz: {stopped}");
-            return Ok(ExitCode::from(1));
+        Err(code) => {
+            bars.clear();
+            return Ok(code);
         }
     };
+    bars.clear();
+    print(&a, args.json)
+}
+
+/// Prints a discovery's answer (also `ansatz merge`'s, for the shard files of a job array).
+pub fn print(a: &DiscoverAnswer, json_out: bool) -> Result<ExitCode> {
     let mut out = Out::new();
-    if args.json {
+    if json_out {
         let mut v = serde_json::to_value(&a.found)?;
         v["seconds"] = json!((a.seconds * 1000.0).round() / 1000.0);
         v["threads"] = json!(a.threads);

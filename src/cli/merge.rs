@@ -63,6 +63,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 super::search_exhaustive::print_exhaustive(&a, args.json)?;
                 ExitCode::SUCCESS
             }
+            Merged::Discover(a) => super::discover::print(&a, args.json)?,
         },
     )
 }

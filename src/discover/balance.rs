@@ -8,8 +8,9 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::assemble::CycleHit;
-use crate::assemble::records::{FamilyDone, family_done, mirror_cycles};
+use crate::assemble::records::{FamilyDone, family_done_from, mirror_cycles};
 use crate::backward::closure::Config as ClosureConfig;
+use crate::card::DeckSpec;
 use crate::engine::Outcome;
 use crate::notation::Notation;
 use crate::position::Position;
@@ -29,51 +30,90 @@ pub struct BalancedCycle {
     pub reach: u8,
     /// Every balanced deal of the family, sorted.
     pub balanced: Vec<String>,
-    /// Which route found it (`ansatz`).
+    /// Which route found it first (`ansatz`, else `insertion`).
     pub found_by: String,
-    /// The census that first reached it (a shape, or `*` for every deck of the frame).
+    /// The census that first reached it (a shape, or `*` for every deck of the frame), or
+    /// `insertion`.
     pub census: String,
-    /// A deck of that census that reaches it (player 1's hand; player 2 holds the frame's).
+    /// What reaches it: a deck of that census (player 1's hand; player 2 holds the frame's), or
+    /// the position the insertion grew.
     pub deck: String,
 }
 
-/// Families of `cycles` (sorted by key) on the current pool; `progress` once per family.
+/// A cycle found by a route, with what the report says of where it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    pub key: u128,
+    pub period: u64,
+    /// A position whose game reaches the cycle (where its family is taken from).
+    pub start: Position,
+    /// `ansatz` or `insertion`.
+    pub found_by: &'static str,
+    /// The census that first reached it (a shape, `*` for every deck of the frame), or
+    /// `insertion`.
+    pub source: String,
+    /// What reached it: player 1's hand in the frame, or the position the insertion grew.
+    pub deck: String,
+}
+
+impl Found {
+    /// A cycle met by a census of the ansatz route: `hit.deck` is player 1's hand in the frame.
+    pub fn census(df: &DeckFrame, hit: &CycleHit, shape: &str) -> Found {
+        Found {
+            key: hit.cycle_key,
+            period: hit.period,
+            start: Position::new(hit.deck.clone(), df.frame.other.clone(), df.frame.to_move),
+            found_by: "ansatz",
+            source: shape.to_string(),
+            deck: crate::notation::Dash(&hit.deck).to_string(),
+        }
+    }
+}
+
+/// Families of `found` on the current pool; `progress` once per family.
 pub fn families(
-    df: &DeckFrame,
-    cycles: &[CycleHit],
+    found: &[Found],
     cfg: &ClosureConfig,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Vec<FamilyDone> {
-    cycles
+    found
         .par_iter()
-        .map(|h| {
-            let f = family_done(h.cycle_key, &h.deck, &df.frame, cfg);
+        .map(|f| {
+            let fam = family_done_from(f.key, &f.start, cfg);
             progress(1);
-            f
+            fam
         })
         .collect()
 }
 
-/// The balanced cycles, one per mirror pair (the one with the smaller key when both were met),
-/// each deal replayed with the reference engine.
+/// The balanced cycles, one per mirror pair (the one with the smaller key when both were met, and
+/// the first route's record of it), each deal replayed with the reference engine.
 pub fn balanced(
-    df: &DeckFrame,
-    cycles: &[(CycleHit, String)],
+    deck: DeckSpec,
+    found: &[Found],
     fams: &[FamilyDone],
 ) -> Result<Vec<BalancedCycle>, DiscoverError> {
-    let cards = df.deck.total();
-    let keys: Vec<u128> = fams
+    let cards = deck.total();
+    let mut keys: Vec<u128> = fams
         .iter()
         .filter(|f| !f.balanced.is_empty())
         .map(|f| f.cycle_key)
         .collect();
+    keys.sort_unstable();
+    keys.dedup();
     let mirrors = mirror_cycles(&keys, cards);
+    // The route that met a cycle first (routes run in order): a pair is credited to the route that
+    // met either of its two cycles first.
+    let mut first: BTreeMap<u128, usize> = BTreeMap::new();
+    for (i, f) in found.iter().enumerate() {
+        first.entry(f.key).or_insert(i);
+    }
     let mut out: BTreeMap<u128, BalancedCycle> = BTreeMap::new();
-    for ((hit, census), fam) in cycles.iter().zip(fams) {
-        if fam.balanced.is_empty() {
+    for (f, fam) in found.iter().zip(fams) {
+        if fam.balanced.is_empty() || out.contains_key(&f.key) {
             continue;
         }
-        let key = hit.cycle_key;
+        let key = f.key;
         let mirror = *mirrors.get(&key).ok_or(DiscoverError::Replay(format!(
             "the mirror image of cycle {} does not cycle",
             Position::unpack(key, cards)
@@ -82,20 +122,23 @@ pub fn balanced(
             continue;
         }
         for deal in &fam.balanced {
-            replay(deal, key, df)?;
+            replay(deal, key, deck)?;
         }
+        let credited = first
+            .get(&mirror)
+            .map_or(f, |&i| &found[i.min(first[&key])]);
         out.insert(
             key,
             BalancedCycle {
                 cycle_id: Position::unpack(key, cards).to_string(),
                 mirror_cycle_id: Position::unpack(mirror, cards).to_string(),
-                period: hit.period,
+                period: f.period,
                 closure_size: fam.closure_size,
                 reach: fam.reach,
                 balanced: fam.balanced.clone(),
-                found_by: "ansatz".into(),
-                census: census.clone(),
-                deck: crate::notation::Dash(&hit.deck).to_string(),
+                found_by: credited.found_by.into(),
+                census: credited.source.clone(),
+                deck: credited.deck.clone(),
             },
         );
     }
@@ -104,10 +147,10 @@ pub fn balanced(
 
 /// Checks one balanced deal with the reference engine: the deck, half the cards each, never ends,
 /// reaches the cycle `key`.
-fn replay(deal: &str, key: u128, df: &DeckFrame) -> Result<(), DiscoverError> {
+fn replay(deal: &str, key: u128, deck: DeckSpec) -> Result<(), DiscoverError> {
     let bad = |why: &str| DiscoverError::Replay(format!("{deal}: {why}"));
     let pos = Position::parse(deal, Notation::Dash).map_err(|e| bad(&e.to_string()))?;
-    if pos.deck() != df.deck || !pos.is_balanced() {
+    if pos.deck() != deck || !pos.is_balanced() {
         return Err(bad("not a balanced deal of the deck"));
     }
     match crate::engine::reference::play(&pos) {

@@ -3,11 +3,12 @@
 //! --rest all`), and for a frame of one piece (too few separators for a shape and a rest) every
 //! deck of the frame at all. Each census gives the distinct cycles its decks reach.
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::ansatz::enumerate::{Enumerator, Params};
 use crate::assemble::rest::{parse_shape, test_before};
-use crate::assemble::{CycleHit, Plan, merge};
+use crate::assemble::{CycleHit, Plan, UnitDone, merge};
 use crate::card::KINDS;
 use crate::engine::Outcome;
 use crate::position::Position;
@@ -30,39 +31,130 @@ pub struct CensusDone {
     pub skipped: Option<String>,
 }
 
-/// How many decks the census of `shape` tests (0 when the shape does not fit).
-pub fn size(df: &DeckFrame, shape: &str) -> u64 {
-    plan(df, shape).map_or(0, |p| p.total_decks())
+/// A census ready to run in parts: around a shape (an `assemble` plan), every deck of a one-piece
+/// frame, or a shape that does not fit the deck.
+pub enum Census {
+    Around(Plan),
+    Whole(Enumerator),
+    Skipped(String),
 }
 
-fn plan(df: &DeckFrame, shape: &str) -> Result<Plan, String> {
-    let s = parse_shape(shape)?;
-    Plan::around(df.frame.clone(), df.k, s, UNITS).map_err(|e| e.to_string())
+/// The census of `shape` (`*`: every deck of the frame).
+pub fn census(df: &DeckFrame, shape: &str) -> Census {
+    if shape == "*" {
+        return Census::Whole(whole_frame(df));
+    }
+    match parse_shape(shape)
+        .and_then(|s| Plan::around(df.frame.clone(), df.k, s, UNITS).map_err(|e| e.to_string()))
+    {
+        Ok(p) => Census::Around(p),
+        Err(e) => Census::Skipped(e),
+    }
 }
 
-/// Every deck holding `shape` last; `progress` gets the decks of each finished unit.
-pub fn around(df: &DeckFrame, shape: &str, progress: &(dyn Fn(u64) + Sync)) -> CensusDone {
-    let plan = match plan(df, shape) {
-        Ok(p) => p,
-        Err(e) => {
+/// Unit `unit` of `units` falls in part `part` of `parts`: the units in contiguous blocks, so
+/// that parts can run, be kept and be exchanged as steps.
+fn in_part(unit: usize, units: usize, part: usize, parts: usize) -> bool {
+    unit * parts / units.max(1) == part
+}
+
+impl Census {
+    /// The decks it tests.
+    pub fn decks(&self) -> u64 {
+        match self {
+            Census::Around(p) => p.total_decks(),
+            Census::Whole(e) => e.total_candidates(),
+            Census::Skipped(_) => 0,
+        }
+    }
+
+    /// The decks of part `part` of `parts`.
+    pub fn part_decks(&self, part: usize, parts: usize) -> u64 {
+        match self {
+            Census::Around(plan) => {
+                let units = plan.units();
+                (0..units)
+                    .filter(|&u| in_part(u, units, part, parts))
+                    .map(|u| plan.unit_decks[u])
+                    .sum()
+            }
+            Census::Whole(e) => {
+                let ranges = e.ranges();
+                (0..ranges)
+                    .filter(|&i| in_part(i, ranges, part, parts))
+                    .map(|i| e.range_candidates(i))
+                    .sum()
+            }
+            Census::Skipped(_) => 0,
+        }
+    }
+
+    /// Runs part `part` of `parts`; `progress` gets the decks of each finished unit. The units are
+    /// the plan's, or the enumeration's ranges for a whole frame.
+    pub fn run_part(
+        &self,
+        df: &DeckFrame,
+        part: usize,
+        parts: usize,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Vec<UnitDone> {
+        match self {
+            Census::Around(plan) => {
+                let units = plan.units();
+                plan.run_some(
+                    &[],
+                    u64::MAX,
+                    false,
+                    &|u| in_part(u as usize, units, part, parts),
+                    &|u| progress(u.decks),
+                    &|| false,
+                )
+            }
+            Census::Whole(e) => {
+                let ranges = e.ranges();
+                (0..ranges)
+                    .filter(|&i| in_part(i, ranges, part, parts))
+                    .collect::<Vec<_>>()
+                    .into_par_iter()
+                    .map(|i| {
+                        let u = whole_range(df, e, i);
+                        progress(u.decks);
+                        u
+                    })
+                    .collect()
+            }
+            Census::Skipped(_) => Vec::new(),
+        }
+    }
+
+    /// The census of `shape` from the units of all its parts (merged in unit order, so the first
+    /// deck reaching each cycle is the same however the parts ran).
+    pub fn finish(&self, shape: &str, units: &[UnitDone]) -> CensusDone {
+        if let Census::Skipped(why) = self {
             return CensusDone {
                 shape: shape.into(),
                 decks: 0,
                 non_terminating: 0,
                 cycles: Vec::new(),
-                skipped: Some(e),
+                skipped: Some(why.clone()),
             };
         }
-    };
-    let units = plan.run(&[], u64::MAX, false, &|u| progress(u.decks), &|| false);
-    let m = merge(&units);
-    CensusDone {
-        shape: shape.into(),
-        decks: m.decks,
-        non_terminating: m.non_terminating,
-        cycles: m.cycles.into_values().collect(),
-        skipped: None,
+        let m = merge(units);
+        CensusDone {
+            shape: shape.into(),
+            decks: m.decks,
+            non_terminating: m.non_terminating,
+            cycles: m.cycles.into_values().collect(),
+            skipped: None,
+        }
     }
+}
+
+/// Every deck holding `shape` last (`*`: every deck of the frame), in one go; `progress` as in
+/// [`Census::run_part`].
+pub fn around(df: &DeckFrame, shape: &str, progress: &(dyn Fn(u64) + Sync)) -> CensusDone {
+    let c = census(df, shape);
+    c.finish(shape, &c.run_part(df, 0, 1, progress))
 }
 
 /// The enumeration of every deck of a one-piece frame: TEST is player 1's whole hand before the
@@ -83,52 +175,40 @@ fn whole_frame(df: &DeckFrame) -> Enumerator {
     Enumerator::new(&template, &params, UNITS).expect("a deck of at most 52 cards fits")
 }
 
-/// How many decks [`every_deck`] tests.
-pub fn every_deck_size(df: &DeckFrame) -> u64 {
-    whole_frame(df).total_candidates()
-}
-
-/// Every deck of the frame (for frames of one piece); `progress` as in [`around`].
-pub fn every_deck(df: &DeckFrame, progress: &(dyn Fn(u64) + Sync)) -> CensusDone {
-    use rayon::prelude::*;
-    let e = whole_frame(df);
+/// Range `i` of the whole frame's enumeration as a unit: its decks, those that never end, and
+/// the distinct cycles they reach (each with the first deck reaching it and how many do).
+fn whole_range(df: &DeckFrame, e: &Enumerator, i: usize) -> UnitDone {
     let f = &df.frame;
-    let per_range: Vec<Vec<CycleHit>> = (0..e.ranges())
-        .into_par_iter()
-        .map(|i| {
-            let mut hits: Vec<CycleHit> = Vec::new();
-            for test in e.run_range(i) {
-                let mut hand = test;
-                hand.push(f.separator);
-                hand.extend_from_slice(&f.tail);
-                let pos = Position::new(hand.clone(), f.other.clone(), f.to_move);
-                if let Outcome::Cycle(c) = crate::engine::play(&pos) {
-                    hits.push(CycleHit {
-                        cycle_key: c.cycle_id.pack().expect("at most 52 cards"),
-                        period: c.period,
-                        deck: hand,
-                        decks: 1,
-                    });
-                }
-            }
-            progress(e.range_candidates(i));
-            hits
-        })
-        .collect();
+    let mut u = UnitDone {
+        index: i as u32,
+        decks: e.range_candidates(i),
+        non_terminating: 0,
+        cycles: Vec::new(),
+        non_terminating_decks: Vec::new(),
+    };
     let mut cycles = std::collections::BTreeMap::<u128, CycleHit>::new();
-    let mut non_terminating = 0;
-    for h in per_range.into_iter().flatten() {
-        non_terminating += 1;
-        cycles
-            .entry(h.cycle_key)
-            .and_modify(|c| c.decks += 1)
-            .or_insert(h);
+    for test in e.run_range(i) {
+        let mut hand = test;
+        hand.push(f.separator);
+        hand.extend_from_slice(&f.tail);
+        let pos = Position::new(hand.clone(), f.other.clone(), f.to_move);
+        if let Outcome::Cycle(c) = crate::engine::play(&pos) {
+            u.non_terminating += 1;
+            let key = c.cycle_id.pack().expect("at most 52 cards");
+            cycles
+                .entry(key)
+                .and_modify(|h| h.decks += 1)
+                .or_insert(CycleHit {
+                    cycle_key: key,
+                    period: c.period,
+                    deck: hand,
+                    decks: 1,
+                });
+        }
     }
-    CensusDone {
-        shape: "*".into(),
-        decks: e.total_candidates(),
-        non_terminating,
-        cycles: cycles.into_values().collect(),
-        skipped: None,
-    }
+    // The first deck of each cycle in enumeration order, as `merge` expects of a unit.
+    let mut hits: Vec<CycleHit> = cycles.into_values().collect();
+    hits.sort_by_key(|h| h.cycle_key);
+    u.cycles = hits;
+    u
 }

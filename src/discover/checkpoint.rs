@@ -46,16 +46,76 @@ impl Checkpoint {
         })
     }
 
+    /// Opens the checkpoint `dir` of the run `fingerprint` that several processes share (the
+    /// shards of a job array): made if there is none, joined if it is of the same run (whether
+    /// or not `--resume` was given, as another shard may have made it), refused if it is of
+    /// another run.
+    pub fn join(dir: &Path, fingerprint: &str) -> Result<Checkpoint, DiscoverError> {
+        let io = |e: std::io::Error| DiscoverError::Checkpoint(format!("{}: {e}", dir.display()));
+        let fp = dir.join(FINGERPRINT);
+        match std::fs::read_to_string(&fp) {
+            Ok(s) if s == fingerprint => {}
+            Ok(_) => {
+                return Err(DiscoverError::NoCheckpoint(format!(
+                    "{} belongs to another run; remove it or give another --out",
+                    dir.display()
+                )));
+            }
+            Err(_) => {
+                std::fs::create_dir_all(dir).map_err(io)?;
+                write_atomic(&fp, fingerprint.as_bytes()).map_err(io)?;
+            }
+        }
+        Ok(Checkpoint {
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    /// The folder (shared by the processes of a job array, which exchange steps through it).
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The file of step `name`.
+    pub fn step_path(&self, name: &str) -> PathBuf {
+        self.dir.join(format!("{name}.json"))
+    }
+
+    /// Whether step `name` has finished (here or in another task sharing the folder).
+    pub fn has(&self, name: &str) -> bool {
+        self.step_path(name).exists()
+    }
+
+    /// Claims step `name` for this task of a job array: true if no task had claimed it. A claim
+    /// only steers who starts a step; a step claimed by a task that died is still done by
+    /// another (see `steps::Shared`).
+    pub fn claim(&self, name: &str) -> bool {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(self.dir.join(format!("{name}.claim")))
+            .is_ok()
+    }
+
     /// The step `name` if it finished before.
     pub fn load<T: DeserializeOwned>(&self, name: &str) -> Option<T> {
-        let bytes = std::fs::read(self.dir.join(format!("{name}.json"))).ok()?;
-        serde_json::from_slice(&bytes).ok()
+        serde_json::from_slice(&self.load_bytes(name)?).ok()
+    }
+
+    /// The step `name` as it was saved, if it finished before.
+    pub fn load_bytes(&self, name: &str) -> Option<Vec<u8>> {
+        std::fs::read(self.step_path(name)).ok()
     }
 
     /// Records the finished step `name`.
     pub fn save<T: Serialize>(&self, name: &str, value: &T) -> Result<(), DiscoverError> {
-        let bytes = serde_json::to_vec(value).expect("steps serialize");
-        write_atomic(&self.dir.join(format!("{name}.json")), &bytes)
+        self.save_bytes(name, &serde_json::to_vec(value).expect("steps serialize"))
+    }
+
+    /// Records the finished step `name` as JSON bytes (written atomically: a reader sees the
+    /// whole step or none).
+    pub fn save_bytes(&self, name: &str, bytes: &[u8]) -> Result<(), DiscoverError> {
+        write_atomic(&self.step_path(name), bytes)
             .map_err(|e| DiscoverError::Checkpoint(format!("{}: {e}", self.dir.display())))
     }
 

@@ -10,6 +10,8 @@ pub mod census;
 pub mod checkpoint;
 pub mod frame;
 pub mod heads;
+pub mod insertion;
+pub mod steps;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -21,11 +23,13 @@ use crate::assemble::CycleHit;
 use crate::assemble::records::FamilyDone;
 use crate::backward::closure::Config as ClosureConfig;
 use crate::card::DeckSpec;
-use balance::BalancedCycle;
+use balance::{BalancedCycle, Found};
 use census::CensusDone;
 use checkpoint::Checkpoint;
 use frame::DeckFrame;
 use heads::{FilterDone, HeadDone, HeadScope};
+use insertion::{Grown, InsertScope};
+use steps::Steps;
 
 /// Why a discovery cannot run or stopped.
 #[derive(Debug, thiserror::Error)]
@@ -59,6 +63,10 @@ pub struct Scope {
     pub accumulation_margin: u8,
     /// Decks of at most this many arrangements of the frame are searched whole instead.
     pub whole_frame_limit: u64,
+    /// The insertion route, if it runs.
+    pub insertion: Option<InsertScope>,
+    /// Whether the ansatz route (filter, heads, censuses) runs.
+    pub ansatz: bool,
 }
 
 impl Scope {
@@ -74,6 +82,11 @@ impl Scope {
         },
         accumulation_margin: 4,
         whole_frame_limit: 200_000_000,
+        insertion: Some(InsertScope {
+            beam: 64,
+            seed_deals: 20_000_000,
+        }),
+        ansatz: true,
     };
     /// The default: heads of at most 16 number cards either side, TEST of at most 14 cards (the
     /// hand-run sweep of `scripts/head-sweep.sh`).
@@ -88,7 +101,32 @@ impl Scope {
         },
         accumulation_margin: 4,
         whole_frame_limit: 200_000_000,
+        insertion: Some(InsertScope {
+            beam: 256,
+            seed_deals: 40_000_000,
+        }),
+        ansatz: true,
     };
+
+    /// The scope with the routes `route` names, and the insertion's beam `beam` when given.
+    pub fn with(mut self, route: Route, beam: Option<usize>) -> Scope {
+        self.ansatz = route != Route::Insertion;
+        if route == Route::Ansatz {
+            self.insertion = None;
+        }
+        if let (Some(b), Some(ins)) = (beam, self.insertion.as_mut()) {
+            ins.beam = b;
+        }
+        self
+    }
+}
+
+/// Which routes a discovery takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Route {
+    Both,
+    Ansatz,
+    Insertion,
 }
 
 /// A validated discovery.
@@ -175,7 +213,7 @@ impl Config {
     /// Names the run in its checkpoint: a checkpoint is resumed only by the same run.
     pub fn fingerprint(&self) -> String {
         format!(
-            "discover v1 deck={} scope={:?} max_positions={}",
+            "discover v2 deck={} scope={:?} max_positions={}",
             self.deck, self.scope, self.max_positions
         )
     }
@@ -202,16 +240,126 @@ fn whole_frame_decks(df: &DeckFrame) -> u64 {
     u64::try_from(ways).unwrap_or(u64::MAX)
 }
 
+/// What the insertion route grew.
+struct Insertion {
+    seeds: usize,
+    seed_decks: String,
+    /// The size it grew from.
+    from: u8,
+    /// Children played.
+    games: u64,
+    /// The beam at the deck's size.
+    finalists: Vec<Grown>,
+    /// Each size reached: the cycles kept and the best reach among them.
+    levels: Vec<(u8, usize, u8)>,
+}
+
+/// How many parts each level of the insertion is cut into.
+const INSERT_PARTS: usize = 16;
+
+/// The insertion route (see [`insertion`]): the seeds, then one level a card, each in parts.
+fn insertion_stage(
+    deck: DeckSpec,
+    ins: &InsertScope,
+    steps: &dyn Steps,
+    obs: &dyn Observer,
+) -> Result<Insertion, DiscoverError> {
+    let decks = insertion::seed_decks(deck, ins.seed_deals);
+    let seed_decks = format!(
+        "{} to {}",
+        decks.first().map_or("none".into(), |d| d.to_string()),
+        decks.last().map_or("none".into(), |d| d.to_string())
+    );
+    let seeds: Vec<Grown> = steps::run(
+        steps,
+        &["insert-seeds".to_string()],
+        |_| Ok(insertion::seeds(deck, ins.seed_deals)),
+        &|_| {},
+    )?
+    .remove(0);
+    let total = deck.total() as u8;
+    let from = seeds.iter().map(|g| g.cards).min().unwrap_or(total);
+    obs.start("insertion", u64::from(total - from), "levels");
+    let at = |l: u8| seeds.iter().filter(move |g| g.cards == l).copied();
+    let mut beam = insertion::best(at(from), ins.beam);
+    let mut games = 0u64;
+    let mut levels = Vec::new();
+    for l in from + 1..=total {
+        let names: Vec<String> = (0..INSERT_PARTS)
+            .map(|p| format!("insert-{l}-{p}"))
+            .collect();
+        let parts: Vec<insertion::Part> = steps::run(
+            steps,
+            &names,
+            |p| {
+                Ok(insertion::grow_part(
+                    &deck,
+                    &beam,
+                    p,
+                    INSERT_PARTS,
+                    ins.beam,
+                ))
+            },
+            &|_| {},
+        )?;
+        games += parts.iter().map(|p| p.games).sum::<u64>();
+        beam = insertion::best(
+            parts.into_iter().flat_map(|p| p.cycles).chain(at(l)),
+            ins.beam,
+        );
+        obs.advance(1);
+        levels.push((l, beam.len(), beam.first().map_or(0, |g| g.reach)));
+        if std::env::var_os("ANSATZ_TRACE_INSERTION").is_some() {
+            eprintln!(
+                "insertion {l} cards: {} cycles, best reach {}, first {}",
+                beam.len(),
+                levels.last().unwrap().2,
+                beam.first()
+                    .map_or(String::new(), |g| g.position().to_string())
+            );
+        }
+    }
+    Ok(Insertion {
+        seeds: seeds.len(),
+        seed_decks,
+        from,
+        games,
+        finalists: beam,
+        levels,
+    })
+}
+
+/// How many parts each census is cut into: the steps a resume redoes at most one of, and that the
+/// tasks of a job array or the processes of a cluster share out.
+const CENSUS_PARTS: usize = 16;
+
+/// The most blocks the families of a discovery are cut into (one step each).
+const FAMILY_BLOCKS: usize = 64;
+
 /// Runs a discovery on the current rayon pool, with its checkpoint in `work` (resumed with
-/// `resume`).
+/// `resume`); the checkpoint is removed once the answer is there.
 pub fn run(
     config: &Config,
     work: &Path,
     resume: bool,
     obs: &dyn Observer,
 ) -> Result<Discovery, DiscoverError> {
-    let df = frame::derive(config.deck)?;
+    frame::derive(config.deck)?;
     let ckpt = Checkpoint::open(work, &config.fingerprint(), resume)?;
+    let local = steps::Local { checkpoint: ckpt };
+    let d = run_steps(config, &local, obs)?;
+    local.checkpoint.remove();
+    Ok(d)
+}
+
+/// Runs a discovery whose steps run and are kept as `steps` says (one machine, a task of a job
+/// array, a process of a cluster): every home gives the same answer.
+pub fn run_steps(
+    config: &Config,
+    steps: &dyn Steps,
+    obs: &dyn Observer,
+) -> Result<Discovery, DiscoverError> {
+    let df = frame::derive(config.deck)?;
     let scope = config.scope;
     let half = (config.deck.total() / 2) as u8;
     let threshold = half.saturating_sub(scope.accumulation_margin);
@@ -256,19 +404,21 @@ pub fn run(
     let mut filter_text = None;
     let mut accumulators: Vec<Accumulator> = Vec::new();
     let mut shapes: Vec<String> = Vec::new();
-    if by_shapes {
+    if scope.ansatz && by_shapes {
         // Stage 2: the filter.
         let t = Instant::now();
         obs.start("filter", 1, "templates");
-        let f: FilterDone = match ckpt.load("filter") {
-            Some(f) => f,
-            None => {
+        let f: FilterDone = steps::run(
+            steps,
+            &["filter".to_string()],
+            |_| {
                 let f = heads::filter(&df, &scope.heads);
-                ckpt.save("filter", &f)?;
-                f
-            }
-        };
-        obs.advance(1);
+                obs.advance(1);
+                Ok(f)
+            },
+            &|_| obs.advance(1),
+        )?
+        .remove(0);
         let r = report(
             "filter",
             f.candidates,
@@ -285,43 +435,35 @@ pub fn run(
         stages.push(r);
         filter_text = f.filter.clone();
 
-        // Stage 3: the head sweep.
+        // Stage 3: the head sweep, one step per row of heads (one face kind and one a).
         let t = Instant::now();
         let all = heads::heads(&df, &scope.heads);
         obs.start("heads", all.len() as u64, "heads");
-        // One checkpoint step per row of heads (one face kind and one a), so that a resume
-        // redoes at most one row.
-        let row = scope.heads.max_around + 1;
-        let mut done: Vec<HeadDone> = Vec::with_capacity(all.len());
-        for (r, chunk) in all.chunks(row).enumerate() {
-            let name = format!("heads-{r}");
-            let rows: Vec<HeadDone> = match ckpt.load::<Vec<HeadDone>>(&name) {
-                Some(h) if h.len() == chunk.len() => {
-                    obs.advance(chunk.len() as u64);
-                    h
-                }
-                _ => {
-                    use rayon::prelude::*;
-                    let h: Vec<HeadDone> = chunk
-                        .par_iter()
-                        .map(|head| {
-                            let d = heads::sweep_one(
-                                &df,
-                                &scope.heads,
-                                filter_text.as_deref(),
-                                head,
-                                threshold,
-                            );
-                            obs.advance(1);
-                            d
-                        })
-                        .collect();
-                    ckpt.save(&name, &h)?;
-                    h
-                }
-            };
-            done.extend(rows);
-        }
+        let rows: Vec<&[String]> = all.chunks(scope.heads.max_around + 1).collect();
+        let names: Vec<String> = (0..rows.len()).map(|r| format!("heads-{r}")).collect();
+        let done: Vec<Vec<HeadDone>> = steps::run(
+            steps,
+            &names,
+            |r| {
+                use rayon::prelude::*;
+                Ok(rows[r]
+                    .par_iter()
+                    .map(|head| {
+                        let d = heads::sweep_one(
+                            &df,
+                            &scope.heads,
+                            filter_text.as_deref(),
+                            head,
+                            threshold,
+                        );
+                        obs.advance(1);
+                        d
+                    })
+                    .collect())
+            },
+            &|r| obs.advance(rows[r].len() as u64),
+        )?;
+        let done: Vec<HeadDone> = done.into_iter().flatten().collect();
         let mut by_shape: BTreeMap<String, Accumulator> = BTreeMap::new();
         for h in &done {
             for (piece, acc) in &h.accumulators {
@@ -359,46 +501,54 @@ pub fn run(
         );
         obs.finish(&r);
         stages.push(r);
-    } else {
+    } else if scope.ansatz {
         shapes.push("*".into());
     }
 
-    // Stage 4: the censuses.
+    // Stage 4: the censuses, each in parts.
     let t = Instant::now();
-    let total: u64 = shapes
-        .iter()
-        .map(|s| {
-            if s == "*" {
-                whole
-            } else {
-                census::size(&df, s)
-            }
-        })
-        .sum();
+    let plans: Vec<census::Census> = shapes.iter().map(|s| census::census(&df, s)).collect();
+    let total: u64 = plans.iter().map(|p| p.decks()).sum();
     obs.start("census", total, "decks");
-    let mut censuses: Vec<CensusDone> = Vec::new();
-    let mut ran = 0usize;
-    for (i, shape) in shapes.iter().enumerate() {
-        let name = format!("census-{i}");
-        if let Some(c) = ckpt.load::<CensusDone>(&name)
-            && &c.shape == shape
-        {
-            obs.advance(c.decks);
-            censuses.push(c);
-            continue;
+    let mut names = Vec::with_capacity(shapes.len() * CENSUS_PARTS);
+    for i in 0..shapes.len() {
+        for p in 0..CENSUS_PARTS {
+            names.push(format!("census-{i}-{p}"));
         }
-        if config.stop_after_censuses.is_some_and(|n| ran >= n) {
-            return Err(DiscoverError::Stopped(ran));
-        }
-        let c = if shape == "*" {
-            census::every_deck(&df, &|n| obs.advance(n))
-        } else {
-            census::around(&df, shape, &|n| obs.advance(n))
-        };
-        ckpt.save(&name, &c)?;
-        ran += 1;
-        censuses.push(c);
     }
+    let ran = std::sync::atomic::AtomicUsize::new(0);
+    let parts: Vec<Vec<crate::assemble::UnitDone>> = steps::run(
+        steps,
+        &names,
+        |n| {
+            // A test's interruption: after so many census parts computed here, stop as a kill
+            // would (the parts finished so far are kept).
+            let k = ran.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            if let Some(stop) = config.stop_after_censuses
+                && k >= stop
+            {
+                return Err(DiscoverError::Stopped(stop));
+            }
+            let (i, p) = (n / CENSUS_PARTS, n % CENSUS_PARTS);
+            Ok(plans[i].run_part(&df, p, CENSUS_PARTS, &|d| obs.advance(d)))
+        },
+        &|n| {
+            let (i, p) = (n / CENSUS_PARTS, n % CENSUS_PARTS);
+            obs.advance(plans[i].part_decks(p, CENSUS_PARTS));
+        },
+    )?;
+    let censuses: Vec<CensusDone> = shapes
+        .iter()
+        .enumerate()
+        .map(|(i, shape)| {
+            let units: Vec<_> = parts[i * CENSUS_PARTS..(i + 1) * CENSUS_PARTS]
+                .iter()
+                .flatten()
+                .cloned()
+                .collect();
+            plans[i].finish(shape, &units)
+        })
+        .collect();
     // Distinct cycles, each with the first census (in shape order) that reached it.
     let mut cycles: BTreeMap<u128, (CycleHit, String)> = BTreeMap::new();
     for c in &censuses {
@@ -421,34 +571,91 @@ pub fn run(
         t,
     );
     r.cycles = cycles.len() as u64;
-    obs.finish(&r);
-    stages.push(r);
+    if scope.ansatz {
+        obs.finish(&r);
+        stages.push(r);
+    }
+    let mut list: Vec<Found> = cycles
+        .values()
+        .map(|(hit, shape)| Found::census(&df, hit, shape))
+        .collect();
 
-    // Stage 5: balance.
+    // Stage 5 (the second route): insertion.
+    if let Some(ins) = scope.insertion {
+        let t = Instant::now();
+        let grown = insertion_stage(config.deck, &ins, steps, obs)?;
+        let mut known: std::collections::BTreeSet<u128> = list.iter().map(|f| f.key).collect();
+        let mut new = 0;
+        for g in &grown.finalists {
+            if known.insert(g.key) {
+                new += 1;
+                let start = g.position();
+                list.push(Found {
+                    key: g.key,
+                    period: g.period,
+                    deck: start.to_string(),
+                    start,
+                    found_by: "insertion",
+                    source: "insertion".into(),
+                });
+            }
+        }
+        let mut hist: BTreeMap<u8, u64> = BTreeMap::new();
+        for g in &grown.finalists {
+            *hist.entry(g.reach).or_default() += 1;
+        }
+        let mut r = report(
+            "insertion",
+            grown.games,
+            "games",
+            format!(
+                "{} seed cycles ({}); grown {} to {} cards, beam {}{}; {} cycles of the deck's size ({} new), by reach on the cycle {:?}",
+                grown.seeds,
+                grown.seed_decks,
+                grown.from,
+                config.deck.total(),
+                ins.beam,
+                match grown.levels.iter().find(|l| l.1 == 0) {
+                    Some(l) => format!(" (no cycle of {} cards: the beam died out)", l.0),
+                    None => String::new(),
+                },
+                grown.finalists.len(),
+                new,
+                hist
+            ),
+            t,
+        );
+        r.cycles = list.len() as u64;
+        obs.finish(&r);
+        stages.push(r);
+    }
+
+    // Stage 6: balance, the families in blocks of cycles.
     let t = Instant::now();
-    let list: Vec<(CycleHit, String)> = cycles.into_values().collect();
     obs.start("balance", list.len() as u64, "families");
-    let fams: Vec<FamilyDone> = match ckpt.load::<Vec<FamilyDone>>("families") {
-        Some(f) if f.len() == list.len() => {
-            obs.advance(f.len() as u64);
-            f
-        }
-        _ => {
-            let hits: Vec<CycleHit> = list.iter().map(|(h, _)| h.clone()).collect();
-            let cfg = ClosureConfig {
-                max_positions: config.max_positions,
-                ..ClosureConfig::default()
-            };
-            let f = balance::families(&df, &hits, &cfg, &|n| obs.advance(n));
-            ckpt.save("families", &f)?;
-            f
-        }
+    let blocks = list.len().min(FAMILY_BLOCKS);
+    let block = |b: usize| (b * list.len() / blocks)..((b + 1) * list.len() / blocks);
+    let names: Vec<String> = (0..blocks).map(|b| format!("families-{b}")).collect();
+    let cfg = ClosureConfig {
+        max_positions: config.max_positions,
+        ..ClosureConfig::default()
     };
+    let fams: Vec<Vec<FamilyDone>> = steps::run(
+        steps,
+        &names,
+        |b| {
+            Ok(balance::families(&list[block(b)], &cfg, &|n| {
+                obs.advance(n)
+            }))
+        },
+        &|b| obs.advance(block(b).len() as u64),
+    )?;
+    let fams: Vec<FamilyDone> = fams.into_iter().flatten().collect();
     let mut reach_histogram: BTreeMap<u8, u64> = BTreeMap::new();
     for f in &fams {
         *reach_histogram.entry(f.reach).or_default() += 1;
     }
-    let balanced = balance::balanced(&df, &list, &fams)?;
+    let balanced = balance::balanced(config.deck, &list, &fams)?;
     let deals: usize = balanced.iter().map(|b| b.balanced.len()).sum();
     let mut r = report(
         "balance",
@@ -466,7 +673,6 @@ pub fn run(
     r.reach_histogram = reach_histogram.clone();
     obs.finish(&r);
     stages.push(r);
-    ckpt.remove();
 
     Ok(Discovery {
         deck: config.deck.to_string(),

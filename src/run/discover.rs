@@ -1,15 +1,27 @@
-//! `discover` as a run: the route of [`crate::discover`] on one machine, its checkpoint under
-//! `DIR/work/`, and its result files `DIR/NAME.jsonl` and `DIR/NAME.txt`.
+//! `discover` as a job: the route of [`crate::discover`] alone (its step folder, the checkpoint,
+//! under `DIR/work/`), as a task of a job array (the tasks share that folder and exchange steps
+//! through it, and every task ends with the whole answer, so merge checks they agree), or as a
+//! process of a cluster (steps shared out over the processes, results exchanged each stage);
+//! and its result files `DIR/NAME.jsonl` and `DIR/NAME.txt`.
 
-use std::path::Path;
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use timely::worker::Worker;
 
-use super::RunError;
+use super::cluster::{Cluster, position, round_collect};
+use super::job::{Job, Ran, Stop};
 use super::random::write;
+use super::shard::Shard;
+use super::{Mode, RunError};
 use crate::card::DeckSpec;
-use crate::discover::{Config, DiscoverError, Discovery, Observer};
+use crate::discover::checkpoint::Checkpoint;
+use crate::discover::steps::{Shared, Steps, Work};
+use crate::discover::{Config, DiscoverError, Discovery, Observer, Scope, Silent, run_steps};
 use crate::provenance::Run;
 
 /// A finished discovery: what it found, the result files, its wall time and threads.
@@ -20,7 +32,26 @@ pub struct DiscoverAnswer {
     pub threads: usize,
 }
 
-/// The name of a discovery's files: `discover-DECK[-quick]`.
+/// The name of a discovery's files: `discover-DECK[-quick][-ansatz|-insertion][-beamN]` (the
+/// route when only one is taken, the beam when it is not the scope's own).
+pub fn name_of(config: &Config, quick: bool) -> String {
+    let scope = &config.scope;
+    let own = if quick { Scope::QUICK } else { Scope::DEFAULT };
+    let mut n = name(config.deck, quick);
+    match (scope.ansatz, scope.insertion) {
+        (true, None) => n.push_str("-ansatz"),
+        (false, _) => n.push_str("-insertion"),
+        _ => {}
+    }
+    if let (Some(i), Some(o)) = (scope.insertion, own.insertion)
+        && i.beam != o.beam
+    {
+        n.push_str(&format!("-beam{}", i.beam));
+    }
+    n
+}
+
+/// The name of a discovery's files with both routes and the scope's beam: `discover-DECK[-quick]`.
 pub fn name(deck: DeckSpec, quick: bool) -> String {
     format!(
         "discover-{}{}",
@@ -35,38 +66,269 @@ pub fn name(deck: DeckSpec, quick: bool) -> String {
     )
 }
 
-/// Runs the discovery of `config` (resuming from its checkpoint with `resume`) and writes its
-/// result files to `out`. A stop before the end (`DiscoverError::Stopped`) is returned as it is.
-pub fn run(
-    config: &Config,
-    out: &Path,
-    quick: bool,
-    resume: bool,
-    threads: Option<usize>,
-    observer: &dyn Observer,
-) -> Result<Result<DiscoverAnswer, DiscoverError>, RunError> {
-    let started = Instant::now();
-    let name = name(config.deck, quick);
-    let work = super::job::checkpoint_path(&out.join("work"), &name, None, "checkpoint");
-    let pool = super::pool(threads)?;
-    let found = match pool.install(|| crate::discover::run(config, &work, resume, observer)) {
-        Ok(d) => d,
-        Err(e @ (DiscoverError::Checkpoint(_) | DiscoverError::Replay(_))) => {
-            return Err(RunError::failed(e));
+/// A discovery to run: alone, as one task of a job array, or as one process of a cluster.
+pub struct DiscoverJob<'a> {
+    pub config: Config,
+    pub out: PathBuf,
+    pub quick: bool,
+    pub resume: bool,
+    pub threads: Option<usize>,
+    pub observer: &'a dyn Observer,
+}
+
+/// What every shard file of a discovery carries besides its answer.
+#[derive(Serialize, Deserialize)]
+pub struct DiscoverContext {
+    name: String,
+    command: String,
+}
+
+impl DiscoverJob<'_> {
+    /// The step folder: the single run's checkpoint, shared by the tasks of a job array (they
+    /// exchange steps through it) and kept by process 0 of a cluster.
+    fn work(&self) -> PathBuf {
+        super::job::checkpoint_path(
+            &self.out.join("work"),
+            &name_of(&self.config, self.quick),
+            None,
+            "checkpoint",
+        )
+    }
+}
+
+/// A discovery's own errors as the run layer sorts them: a failure of this machine, a stop, or
+/// bad input.
+fn sorted(e: DiscoverError) -> Result<Ran<DiscoverPart>, RunError> {
+    match e {
+        DiscoverError::Checkpoint(_) | DiscoverError::Replay(_) => Err(RunError::failed(e)),
+        DiscoverError::Stopped(_) => Ok(Ran::Stopped(Stop::with(e.to_string()))),
+        _ => Err(RunError::input(e)),
+    }
+}
+
+/// A finished part: the discovery, its seconds and threads.
+pub type DiscoverPart = (Discovery, f64, usize);
+
+impl Job for DiscoverJob<'_> {
+    const COMMAND: &'static str = "discover";
+    /// The checkpoint is a folder of finished steps (`discover::checkpoint`).
+    type Entry = ();
+    type Part = DiscoverPart;
+    type Context = DiscoverContext;
+    type Answer = DiscoverAnswer;
+
+    /// Steps are shared out by the tasks themselves (`discover::steps::Shared`), so any number
+    /// of tasks is accepted.
+    fn units(&self) -> u64 {
+        u64::MAX
+    }
+
+    fn fingerprint(&self) -> String {
+        self.config.fingerprint()
+    }
+
+    fn context(&self) -> DiscoverContext {
+        DiscoverContext {
+            name: name_of(&self.config, self.quick),
+            command: super::recorded_command(&[], &[]),
         }
-        Err(e @ DiscoverError::Stopped(_)) => return Ok(Err(e)),
-        Err(e) => return Err(RunError::input(e)),
+    }
+
+    fn shard_file(&self, shard: Shard) -> PathBuf {
+        super::job::shard_path(&self.out, &name_of(&self.config, self.quick), shard)
+    }
+
+    fn out(&self) -> Option<&Path> {
+        Some(&self.out)
+    }
+
+    fn execute(&self, mode: &Mode) -> Result<Ran<DiscoverPart>, RunError> {
+        crate::discover::frame::derive(self.config.deck).map_err(RunError::input)?;
+        let started = Instant::now();
+        let found = match mode {
+            Mode::Single => {
+                let pool = super::pool(self.threads)?;
+                let r = pool.install(|| {
+                    crate::discover::run(&self.config, &self.work(), self.resume, self.observer)
+                });
+                r.map(|d| (d, pool.current_num_threads()))
+            }
+            Mode::Shard(s) => {
+                let pool = super::pool(self.threads)?;
+                let shared = Checkpoint::join(&self.work(), &self.config.fingerprint()).and_then(
+                    |checkpoint| {
+                        let steps = Shared {
+                            checkpoint,
+                            index: s.index as usize,
+                            count: s.count as usize,
+                        };
+                        pool.install(|| run_steps(&self.config, &steps, self.observer))
+                    },
+                );
+                shared.map(|d| (d, pool.current_num_threads()))
+            }
+            Mode::Cluster(c) => match on_cluster(c, &self.config, self.work(), self.resume)? {
+                None => return Ok(Ran::Follower),
+                Some(r) => r.map(|d| (d, c.processes() * c.workers)),
+            },
+        };
+        match found {
+            Ok((d, threads)) => Ok(Ran::Part((d, started.elapsed().as_secs_f64(), threads))),
+            Err(e) => sorted(e),
+        }
+    }
+
+    fn summary((d, _, _): &DiscoverPart) -> Value {
+        json!({
+            "balanced_cycles": d.balanced_cycles.len(),
+            "balanced_deals": d.balanced_cycles.iter().map(|b| b.balanced.len()).sum::<usize>(),
+        })
+    }
+
+    /// Every task of a job array finishes the whole discovery (from the steps they shared), so
+    /// the parts must agree, but for their times; the answer is theirs, with the longest time.
+    fn finish(
+        ctx: DiscoverContext,
+        parts: Vec<DiscoverPart>,
+        out: Option<&Path>,
+    ) -> Result<DiscoverAnswer, RunError> {
+        let timeless = |d: &Discovery| {
+            let mut d = d.clone();
+            for s in &mut d.stages {
+                s.seconds = 0.0;
+            }
+            d
+        };
+        let first = timeless(&parts[0].0);
+        if let Some(i) = parts.iter().position(|p| timeless(&p.0) != first) {
+            return Err(RunError::Input(format!(
+                "shard {i} found another answer than shard 0: the shard files are of different runs or builds"
+            )));
+        }
+        let seconds = parts.iter().map(|p| p.1).fold(0.0, f64::max);
+        let threads = parts.iter().map(|p| p.2).sum();
+        let found = parts.into_iter().next().expect("at least one part").0;
+        let dir = out.map_or_else(
+            || PathBuf::from(crate::provenance::DEFAULT_OUT),
+            Path::to_path_buf,
+        );
+        let run = Run::here(ctx.command, threads, seconds);
+        let files = write_files(&dir, &ctx.name, &found, &run)?;
+        Ok(DiscoverAnswer {
+            found,
+            files,
+            seconds,
+            threads,
+        })
+    }
+}
+
+/// The steps of a cluster process: the steps `s` with `s % processes == process` run here (on
+/// `pool`), and every step's result goes to every process in one round a stage, so each process
+/// ends the stage with all of them. Each process keeps what it has in its own step folder.
+struct ClusterSteps<'w> {
+    worker: RefCell<&'w mut Worker>,
+    pool: &'w rayon::ThreadPool,
+    checkpoint: Checkpoint,
+}
+
+impl Steps for ClusterSteps<'_> {
+    fn run(
+        &self,
+        names: &[String],
+        work: Work<'_>,
+        elsewhere: &(dyn Fn(usize) + Sync),
+    ) -> Result<Vec<Vec<u8>>, DiscoverError> {
+        let mut worker = self.worker.borrow_mut();
+        let (me, peers) = position(&worker);
+        let n = names.len();
+        let mine: Vec<usize> = (me..n).step_by(peers).collect();
+        let ckpt = &self.checkpoint;
+        let computed: Vec<(usize, Vec<u8>)> = self.pool.install(|| {
+            use rayon::prelude::*;
+            mine.par_iter()
+                .map(|&i| match ckpt.load_bytes(&names[i]) {
+                    Some(b) => Ok((i, b)),
+                    None => {
+                        let b = work(i)?;
+                        ckpt.save_bytes(&names[i], &b)?;
+                        Ok((i, b))
+                    }
+                })
+                .collect::<Result<Vec<_>, DiscoverError>>()
+        })?;
+        let items: Vec<(u64, u64, Vec<u8>)> = computed
+            .iter()
+            .flat_map(|(i, b)| (0..peers as u64).map(move |t| (t, *i as u64, b.clone())))
+            .collect();
+        let mut all: Vec<Option<Vec<u8>>> = vec![None; n];
+        for (_, i, b) in round_collect(&mut worker, items, |x: &(u64, u64, Vec<u8>)| x.0) {
+            let i = i as usize;
+            if i % peers != me {
+                elsewhere(i);
+                if !ckpt.has(&names[i]) {
+                    ckpt.save_bytes(&names[i], &b)?;
+                }
+            }
+            all[i] = Some(b);
+        }
+        all.into_iter()
+            .enumerate()
+            .map(|(i, b)| {
+                b.ok_or_else(|| DiscoverError::Checkpoint(format!("step {} never came", names[i])))
+            })
+            .collect()
+    }
+}
+
+/// The discovery on a cluster: one timely worker a process, which runs the stages; the steps it
+/// owns run on `cluster.workers` threads. Process 0 keeps the step folder `work` (resumed with
+/// `resume`, as a single run would); the others keep theirs beside it. The answer at process 0,
+/// `None` elsewhere.
+fn on_cluster(
+    cluster: &Cluster,
+    config: &Config,
+    work: PathBuf,
+    resume: bool,
+) -> Result<Option<Result<Discovery, DiscoverError>>, RunError> {
+    let one = Cluster {
+        workers: 1,
+        ..cluster.clone()
     };
-    let seconds = started.elapsed().as_secs_f64();
-    let threads = pool.current_num_threads();
-    let run = Run::here(crate::provenance::this_command(), threads, seconds);
-    let files = write_files(out, &name, &found, &run)?;
-    Ok(Ok(DiscoverAnswer {
-        found,
-        files,
-        seconds,
-        threads,
-    }))
+    let pool = Arc::new(super::pool(Some(cluster.workers))?);
+    let connection = one.connect().map_err(RunError::input)?;
+    let config = config.clone();
+    let process = cluster.process;
+    let fingerprint = crate::library::fnv1a(config.fingerprint().as_bytes());
+    let found = one
+        .run_job(connection, fingerprint, move |w| {
+            let fp = config.fingerprint();
+            let checkpoint = if process == 0 {
+                Checkpoint::open(&work, &fp, resume)
+            } else {
+                Checkpoint::join(&work.with_extension(format!("process-{process}")), &fp)
+            };
+            let r = checkpoint.and_then(|checkpoint| {
+                let steps = ClusterSteps {
+                    worker: RefCell::new(w),
+                    pool: &pool,
+                    checkpoint,
+                };
+                let d = run_steps(&config, &steps, &Silent)?;
+                steps.checkpoint.remove();
+                Ok(d)
+            });
+            // Only process 0 answers; a failure elsewhere is told there by its own exit.
+            match r {
+                Err(e) if process != 0 => {
+                    eprintln!("ansatz: process {process}: {e}");
+                    std::process::exit(2)
+                }
+                r => (process == 0).then_some(r),
+            }
+        })
+        .map_err(RunError::input)?;
+    Ok(found)
 }
 
 /// The readable report (without the run).

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::RunError;
 use super::assemble::{AssembleAnswer, merge_assemble};
+use super::discover::{DiscoverAnswer, DiscoverJob};
 use super::exhaustive::{ExhaustiveAnswer, ExhaustiveJob};
 use super::family::{FamilyAnswer, FamilyJob};
 use super::find_pieces::{FindAnswer, FindJob};
@@ -19,6 +20,7 @@ pub enum Merged {
     Family(FamilyAnswer),
     Random(RandomAnswer),
     Exhaustive(ExhaustiveAnswer),
+    Discover(DiscoverAnswer),
 }
 
 /// Merges the shard files at `paths` (every shard of one run, each once) and writes the result
@@ -47,6 +49,7 @@ pub fn merge(paths: &[PathBuf], out: Option<&Path>, partial: bool) -> Result<Mer
         "family" => Merged::Family(merge_parts::<FamilyJob>(&files, out)?),
         "search-random" => Merged::Random(merge_parts::<RandomJob>(&files, out)?),
         "search-exhaustive" => Merged::Exhaustive(merge_parts::<ExhaustiveJob>(&files, out)?),
+        "discover" => Merged::Discover(merge_parts::<DiscoverJob<'static>>(&files, out)?),
         other => {
             return Err(RunError::Input(format!(
                 "shard files of `{other}` cannot be merged by this ansatz"
