@@ -6,6 +6,8 @@
 # Usage: scripts/table1.sh [OUT] [TIER]   (default out/table1, tier 2; tier 3 adds n = 21..24,
 # about an hour more on 2 cores). Writes OUT/exhaustive-*.json and OUT/table1.{jsonl,md}; to update
 # the tracked table: ansatz search table OUT/exhaustive-*-2p.json OUT/exhaustive-*-2p-extra2.json --out results/census --notes results/census/table1-notes.md
+# (or, to add decks to the committed table without rerunning the others: ansatz search table
+# results/census/table1.jsonl OUT/exhaustive-NEW*.json --out results/census --notes results/census/table1-notes.md)
 set -euo pipefail
 ansatz=${ANSATZ:-target/release/ansatz}
 out=${1:-out/table1}

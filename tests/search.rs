@@ -580,3 +580,46 @@ fn census_rows_hold_paulhus_counts_and_replay() {
     }
     assert!(replayed > 100, "{replayed} cycles replayed");
 }
+
+#[test]
+fn the_census_table_extends_from_the_committed_table() {
+    let dir = std::env::temp_dir().join(format!("ansatz-table-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let table =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/census/table1.jsonl");
+    let t = table.to_str().unwrap();
+    let o = ansatz(&[
+        "search",
+        "exhaustive",
+        "--deck",
+        "2-3J3Q3K",
+        "--out",
+        d,
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let new = dir.join("exhaustive-2-3J3Q3K-2p.json");
+    let o = ansatz(&["search", "table", t, new.to_str().unwrap(), "--out", d]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let before = std::fs::read_to_string(&table).unwrap();
+    let after = std::fs::read_to_string(dir.join("table1.jsonl")).unwrap();
+    assert_eq!(after.lines().count(), before.lines().count() + 1);
+    let kept: std::collections::BTreeSet<&str> = after.lines().collect();
+    assert!(
+        before.lines().all(|l| kept.contains(l)),
+        "every committed row kept as it was"
+    );
+    assert!(after.contains("\"deck\":\"2-3J3Q3K\""));
+    // The same deck twice (from the table and its result file) is refused.
+    let o = ansatz(&[
+        "search",
+        "table",
+        t,
+        dir.join("table1.jsonl").to_str().unwrap(),
+        "--out",
+        d,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -16,13 +16,15 @@ use crate::run::table::write_table;
 Examples:
   ansatz search table out/table1/exhaustive-*.json --out out/table1
   ansatz search table out/table1/exhaustive-*.json --out results/census --notes results/census/table1-notes.md
+  ansatz search table results/census/table1.jsonl out/table1/exhaustive-23-*.json --out results/census --notes results/census/table1-notes.md
 
 Each row is a result file's object as written, its `run` (command, seconds, machine) included, so
 `ansatz reproduce NAME.jsonl` checks the table row by row. Rows are ordered by face set, number
 cards and the holder of the extra card; a deck given twice is refused (exit 2).
 scripts/table1.sh runs every deck of the census and then this command.")]
 pub struct TableArgs {
-    /// Result files of `ansatz search exhaustive` (two players).
+    /// Result files of `ansatz search exhaustive` (two players), or earlier tables (`.jsonl`,
+    /// whose rows are taken as they are: a fresh clone adds decks to the committed table).
     #[arg(value_name = "FILES", required = true)]
     files: Vec<PathBuf>,
     /// Directory for NAME.jsonl and NAME.md.

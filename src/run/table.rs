@@ -1,5 +1,6 @@
 //! The census table's result files: `DIR/NAME.jsonl` (one row a line) and `DIR/NAME.md` (the
-//! table for people, with the notes appended), gathered from exhaustive-search result files.
+//! table for people, with the notes appended), gathered from exhaustive-search result files and
+//! earlier tables.
 
 use std::path::{Path, PathBuf};
 
@@ -23,6 +24,21 @@ pub fn write_table(
         let name = f.display().to_string();
         let text =
             std::fs::read_to_string(f).map_err(|e| RunError::Input(format!("{name}: {e}")))?;
+        // A table of earlier rows (NAME.jsonl, one row a line) extends like its result files, so
+        // a fresh clone adds a deck to the committed table without rerunning the others.
+        if name.ends_with(".jsonl") {
+            for (i, line) in text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim().is_empty())
+            {
+                let at = format!("{name}:{}", i + 1);
+                let value = serde_json::from_str(line)
+                    .map_err(|e| RunError::Input(format!("{at}: not JSON: {e}")))?;
+                rows.push(row(&at, value).map_err(RunError::input)?);
+            }
+            continue;
+        }
         let value = serde_json::from_str(&text)
             .map_err(|e| RunError::Input(format!("{name}: not JSON: {e}")))?;
         rows.push(row(&name, value).map_err(RunError::input)?);
