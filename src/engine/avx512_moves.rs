@@ -23,7 +23,7 @@ macro_rules! move_loop {
     (
         soa: $soa:ident, out: $out:ident, total: $total:expr, limit: $limit:expr,
         lanes: $lanes:expr, mask: $mask:ty, elem: $elem:ty, int: $int:ty, refill: $refill:expr,
-        mid_trick: $mid:expr, spill: $spill:expr, spilled: $sp:ident
+        mid_trick: $mid:expr, spill: $spill:expr, spilled: $sp:ident, report: $report:ident
     ) => {{
         let total: usize = $total;
         let zero = _mm512_setzero_si512();
@@ -84,7 +84,7 @@ macro_rules! move_loop {
         let mut next = 0usize;
         let mut stopped_count = 0usize;
         let mut spilled_count = 0usize;
-        group_refill!(g0, $soa, ld, next, total, $mask, $mid);
+        group_refill!(g0, $soa, ld, next, total, $mask, $mid, $report);
         while g0.active != 0 {
             group_move!(
                 g0,
@@ -105,7 +105,8 @@ macro_rules! move_loop {
                 $int,
                 $refill,
                 $mid,
-                $spill
+                $spill,
+                $report
             );
         }
         (stopped_count, spilled_count)
@@ -120,7 +121,7 @@ macro_rules! group_move {
         $g:ident, $soa:ident, $out:ident, $ld:ident, $next:ident, $total:ident,
         $stopped_count:ident, $sp:ident, $spilled_count:ident, $zero:ident, $one:ident,
         $vlimit:ident, $tz:ident, $mask:ty, $elem:ty, $int:ty, $refill:expr, $mid:expr,
-        $spill:expr
+        $spill:expr, $report:ident
     ) => {{
         let (zero, one) = ($zero, $one);
         let Group {
@@ -228,75 +229,72 @@ macro_rules! group_move {
             0
         };
         let stopped = (ended | long) & $g.active & !spill;
-        if (stopped | spill) != 0 {
-            // Results of the stopped lanes, in lane order.
-            let winner_is_a = lead & lead_end & b_first;
-            let winner = mask_xor(who, !winner_is_a, who, one);
-            let last_lead = add(n, step);
-            let last_pay = maskz_add(pay_end, n, na);
-            let last = blend(lead, last_pay, last_lead);
-            let ended_v = maskz_mov(ended, one);
-            let at_out = $stopped_count;
-            // Writes $lanes values at `stopped_count < total`, the stopped lanes' first and
-            // garbage after them that later stores overwrite: the caller sizes every output
-            // array to total + $lanes. (Compressed in a register and stored whole: a
-            // compress-store to memory is microcoded on AMD Zen 4, and its six here took half
-            // of the whole search.)
-            let cs = |v: &mut Vec<$elem>, x: __m512i| {
+        let winner_is_a = lead & lead_end & b_first;
+        let winner = mask_xor(who, !winner_is_a, who, one);
+        let last_lead = add(n, step);
+        let last_pay = maskz_add(pay_end, n, na);
+        let last = blend(lead, last_pay, last_lead);
+        report_stopped!(
+            $report,
+            $out,
+            $stopped_count,
+            stopped,
+            ended,
+            winner,
+            tricks,
+            $g.cards,
+            last,
+            $g.slot,
+            zero,
+            one,
+            $elem,
+            $int
+        );
+        if $spill && spill != 0 {
+            // The whole state before the move, as the refill loads it, and the tricks and
+            // cards so far; at most $lanes values at `spilled_count < total`, as above.
+            let at_sp = $spilled_count;
+            let sp = |v: &mut Vec<$elem>, x: __m512i| {
                 storeu(
-                    v.as_mut_ptr().add(at_out) as *mut _,
-                    maskz_compress(stopped, x),
+                    v.as_mut_ptr().add(at_sp) as *mut _,
+                    maskz_compress(spill, x),
                 )
             };
-            cs(&mut $out.slot, $g.slot);
-            cs(&mut $out.winner, winner);
-            cs(&mut $out.tricks, tricks);
-            cs(&mut $out.cards, $g.cards);
-            cs(&mut $out.last, last);
-            cs(&mut $out.ended, ended_v);
-            $stopped_count += stopped.count_ones() as usize;
-            if $spill && spill != 0 {
-                // The whole state before the move, as the refill loads it, and the tricks and
-                // cards so far; at most $lanes values at `spilled_count < total`, as above.
-                let at_sp = $spilled_count;
-                let sp = |v: &mut Vec<$elem>, x: __m512i| {
-                    storeu(
-                        v.as_mut_ptr().add(at_sp) as *mut _,
-                        maskz_compress(spill, x),
-                    )
-                };
-                sp(&mut $sp.state.fa, fa);
-                sp(&mut $sp.state.fb, fb);
-                sp(&mut $sp.state.la, la);
-                sp(&mut $sp.state.lb, lb);
-                sp(&mut $sp.state.ha, ha);
-                sp(&mut $sp.state.hb, hb);
-                sp(&mut $sp.state.na, na);
-                sp(&mut $sp.state.nb, nb);
-                sp(&mut $sp.state.pf, pf);
-                sp(&mut $sp.state.pl, pl);
-                sp(&mut $sp.state.ph, ph);
-                sp(&mut $sp.state.n, n);
-                sp(&mut $sp.state.debt, debt);
-                sp(&mut $sp.state.who, who);
-                sp(&mut $sp.state.slot, $g.slot);
-                sp(&mut $sp.tricks, tricks_old);
-                sp(&mut $sp.cards, cards);
-                $spilled_count += spill.count_ones() as usize;
-            }
-            $g.active &= !(stopped | spill);
-            // Refill idle lanes with the next games, in lane order, once `refill` of them wait
-            // (or none is left playing).
-            if $next < $total && ((!$g.active).count_ones() as usize >= $refill || $g.active == 0) {
-                group_refill!($g, $soa, $ld, $next, $total, $mask, $mid);
-            }
+            sp(&mut $sp.state.fa, fa);
+            sp(&mut $sp.state.fb, fb);
+            sp(&mut $sp.state.la, la);
+            sp(&mut $sp.state.lb, lb);
+            sp(&mut $sp.state.ha, ha);
+            sp(&mut $sp.state.hb, hb);
+            sp(&mut $sp.state.na, na);
+            sp(&mut $sp.state.nb, nb);
+            sp(&mut $sp.state.pf, pf);
+            sp(&mut $sp.state.pl, pl);
+            sp(&mut $sp.state.ph, ph);
+            sp(&mut $sp.state.n, n);
+            sp(&mut $sp.state.debt, debt);
+            sp(&mut $sp.state.who, who);
+            sp(&mut $sp.state.slot, $g.slot);
+            sp(&mut $sp.tricks, tricks_old);
+            sp(&mut $sp.cards, cards);
+            $spilled_count += spill.count_ones() as usize;
+        }
+        $g.active &= !(stopped | spill);
+        // Refill idle lanes with the next games, in lane order, once `refill` of them wait (or
+        // none is left playing). (Without a stop this move the test fails: every refill fills
+        // all idle lanes while games are left.)
+        if $next < $total && ((!$g.active).count_ones() as usize >= $refill || $g.active == 0) {
+            group_refill!($g, $soa, $ld, $next, $total, $mask, $mid, $report);
         }
     }};
 }
 
 /// Loads the next games into the idle lanes of group `$g`, in lane order, as many as are left.
 macro_rules! group_refill {
-    ($g:ident, $soa:ident, $ld:ident, $next:ident, $total:ident, $mask:ty, $mid:expr) => {{
+    (
+        $g:ident, $soa:ident, $ld:ident, $next:ident, $total:ident, $mask:ty, $mid:expr,
+        $report:ident
+    ) => {{
         let idle = !$g.active;
         let k = idle.count_ones() as usize;
         let fresh = k.min($total - $next);
@@ -339,9 +337,89 @@ macro_rules! group_refill {
         $g.who = $ld(&$soa.who, next, r, $g.who);
         $g.slot = $ld(&$soa.slot, next, r, $g.slot);
         $g.tricks = maskz_mov(!r, $g.tricks);
-        $g.cards = maskz_mov(!r, $g.cards);
+        $g.cards = refill_cards!($report, $g, $soa, $ld, next, r);
         $next += fresh;
     }};
 }
 
-pub(crate) use {group_move, group_refill, move_loop};
+/// What the lanes that stopped at a move leave (see [`move_loop`]'s `report`):
+/// - `full`: every result, in `$out`'s arrays (`slot`, `winner`, `tricks`, `cards`, `last`,
+///   `ended`), in the order the lanes stopped; `$stopped_count` counts them.
+/// - `tally`: only counts. The lanes' card counters started from `$soa.cards` (the cards played
+///   before the lanes), so a stopped lane knows its game's whole length: a game that ended
+///   shorter than `$out.bar` cards is only counted in `$out.wins`; the others (ended at least
+///   that long, or stopped by the trick limit) are rare and leave `slot`, `winner`, `tricks`
+///   (with the last trick), `cards` (all of the game's) and `ended` in `$out`'s arrays, counted
+///   by `$out.special`. (Six compressed stores per move cost more than the counting.)
+macro_rules! report_stopped {
+    (
+        full, $out:ident, $stopped_count:ident, $stopped:ident, $ended:ident, $winner:ident,
+        $tricks:ident, $cards:expr, $last:ident, $slot:expr, $zero:ident, $one:ident,
+        $elem:ty, $int:ty
+    ) => {{
+        let stopped = $stopped;
+        let ended_v = maskz_mov($ended, $one);
+        let at_out = $stopped_count;
+        // Written at every move whether or not a lane stopped (none then, and the count does
+        // not move): a branch on "some lane stopped", taken at about half the moves of short
+        // games, is mispredicted often. Writes $lanes values at `stopped_count < total` (a
+        // lane still plays, so not every game has stopped), the stopped lanes' first and
+        // garbage after them that later stores overwrite: the caller sizes every output array
+        // to total + $lanes. (Compressed in a register and stored whole: a compress-store to
+        // memory is microcoded on AMD Zen 4, and its six here took half of the whole search.)
+        let cs = |v: &mut Vec<$elem>, x: __m512i| {
+            storeu(
+                v.as_mut_ptr().add(at_out) as *mut _,
+                maskz_compress(stopped, x),
+            )
+        };
+        cs(&mut $out.slot, $slot);
+        cs(&mut $out.winner, $winner);
+        cs(&mut $out.tricks, $tricks);
+        cs(&mut $out.cards, $cards);
+        cs(&mut $out.last, $last);
+        cs(&mut $out.ended, ended_v);
+        $stopped_count += stopped.count_ones() as usize;
+    }};
+    (
+        tally, $out:ident, $stopped_count:ident, $stopped:ident, $ended:ident, $winner:ident,
+        $tricks:ident, $cards:expr, $last:ident, $slot:expr, $zero:ident, $one:ident,
+        $elem:ty, $int:ty
+    ) => {{
+        let stopped = $stopped;
+        let cards_all = add($cards, $last);
+        let special = stopped & (!$ended | cmpge(cards_all, set1($out.bar as $int)));
+        let plain = stopped & !special;
+        let w1 = cmpeq($winner, $one);
+        $out.wins[1] += (plain & w1).count_ones() as u64;
+        $out.wins[0] += (plain & !w1).count_ones() as u64;
+        $stopped_count += stopped.count_ones() as usize;
+        if special != 0 {
+            // Rare once a long game is known. At most $lanes values at `special < total`.
+            let at = $out.special;
+            let cs = |v: &mut Vec<$elem>, x: __m512i| {
+                storeu(v.as_mut_ptr().add(at) as *mut _, maskz_compress(special, x))
+            };
+            let tricks_all = mask_add($tricks, cmplt($zero, $last), $tricks, $one);
+            cs(&mut $out.slot, $slot);
+            cs(&mut $out.winner, $winner);
+            cs(&mut $out.tricks, tricks_all);
+            cs(&mut $out.cards, cards_all);
+            cs(&mut $out.ended, maskz_mov($ended, $one));
+            $out.special += special.count_ones() as usize;
+        }
+    }};
+}
+
+/// A refilled group's card counters: 0 for the fresh games (`full`), or the cards they played
+/// before the lanes (`tally`, from `$soa.cards`).
+macro_rules! refill_cards {
+    (full, $g:ident, $soa:ident, $ld:ident, $next:ident, $r:ident) => {
+        maskz_mov(!$r, $g.cards)
+    };
+    (tally, $g:ident, $soa:ident, $ld:ident, $next:ident, $r:ident) => {
+        $ld(&$soa.cards, $next, $r, $g.cards)
+    };
+}
+
+pub(crate) use {group_move, group_refill, move_loop, refill_cards, report_stopped};

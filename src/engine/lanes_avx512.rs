@@ -6,7 +6,7 @@
 //! [`super::lanes::Lanes`] is the specification; `tests` hold this one to it game by game. The
 //! move loop itself is `avx512_moves.rs`.
 
-use super::avx512_moves::{group_move, group_refill, move_loop};
+use super::avx512_moves::{group_move, group_refill, move_loop, refill_cards, report_stopped};
 use super::lanes::{Finish, Game, Plane};
 
 /// The games of a batch, structure of arrays, the hand of the player to act first (`a`).
@@ -57,39 +57,61 @@ impl<T: Plane + From<u32>> Soa<T> {
         }
     }
 
-    #[inline(always)]
-    fn set(&mut self, i: usize, g: &Game<T>, slot: usize) {
-        let a = g.next as usize & 1;
-        let b = a ^ 1;
-        self.fa[i] = g.faces[a];
-        self.fb[i] = g.faces[b];
-        self.la[i] = g.lo[a];
-        self.lb[i] = g.lo[b];
-        self.ha[i] = g.hi[a];
-        self.hb[i] = g.hi[b];
-        self.na[i] = T::from(g.len[a]);
-        self.nb[i] = T::from(g.len[b]);
-        self.pf[i] = g.pile_faces;
-        self.pl[i] = g.pile_lo;
-        self.ph[i] = g.pile_hi;
-        self.n[i] = T::from(g.n);
-        self.debt[i] = T::from(g.debt);
-        self.who[i] = T::from(a as u32);
-        self.slot[i] = T::from(slot as u32);
-    }
-
     /// Puts the games of `games` that have a move to make into the arrays (the others are
-    /// reported at once); returns how many.
+    /// reported at once); returns how many. The transpose is a hot loop (every fully fixed game
+    /// of the exhaustive search passes through it): the arrays' pointers are taken once, so
+    /// each field is one load and one store, with no bounds check or reload of a `Vec`'s pointer
+    /// between the stores (which the compiler must otherwise assume alias).
     fn fill(&mut self, games: &[Game<T>], done: &mut impl FnMut(usize, Finish)) -> usize {
         self.reset(games.len());
+        let dst = [
+            self.fa.as_mut_ptr(),
+            self.fb.as_mut_ptr(),
+            self.la.as_mut_ptr(),
+            self.lb.as_mut_ptr(),
+            self.ha.as_mut_ptr(),
+            self.hb.as_mut_ptr(),
+            self.na.as_mut_ptr(),
+            self.nb.as_mut_ptr(),
+            self.pf.as_mut_ptr(),
+            self.pl.as_mut_ptr(),
+            self.ph.as_mut_ptr(),
+            self.n.as_mut_ptr(),
+            self.debt.as_mut_ptr(),
+            self.who.as_mut_ptr(),
+            self.slot.as_mut_ptr(),
+        ];
         let mut total = 0;
         for (i, g) in games.iter().enumerate() {
             if let Some(finish) = g.over_at_start() {
                 done(i, finish);
-            } else {
-                self.set(total, g, i);
-                total += 1;
+                continue;
             }
+            let a = g.next as usize & 1;
+            let b = a ^ 1;
+            let values = [
+                g.faces[a],
+                g.faces[b],
+                g.lo[a],
+                g.lo[b],
+                g.hi[a],
+                g.hi[b],
+                T::from(g.len[a]),
+                T::from(g.len[b]),
+                g.pile_faces,
+                g.pile_lo,
+                g.pile_hi,
+                T::from(g.n),
+                T::from(g.debt),
+                T::from(a as u32),
+                T::from(i as u32),
+            ];
+            for (d, v) in dst.iter().zip(values) {
+                // SAFETY: `total < games.len()`, and `reset` made every array that long (and
+                // more); the 15 arrays are distinct allocations.
+                unsafe { d.add(total).write(v) };
+            }
+            total += 1;
         }
         total
     }
@@ -222,7 +244,7 @@ mod narrow {
             let (stopped, _) = unsafe {
                 move_loop!(soa: soa, out: out, total: total, limit: limit,
                     lanes: 16, mask: __mmask16, elem: u32, int: i32, refill: REFILL, mid_trick: true,
-                    spill: false, spilled: sp)
+                    spill: false, spilled: sp, report: full)
             };
             debug_assert_eq!(stopped, total);
             self.out.report(total, &mut done);
@@ -257,7 +279,7 @@ mod narrow {
             let (stopped, spilled) = unsafe {
                 move_loop!(soa: soa, out: out, total: total, limit: limit,
                     lanes: 16, mask: __mmask16, elem: u32, int: i32, refill: REFILL, mid_trick: true,
-                    spill: true, spilled: sp)
+                    spill: true, spilled: sp, report: full)
             };
             debug_assert_eq!(stopped + spilled, total);
             self.out.report(stopped, &mut done);
@@ -335,7 +357,7 @@ mod wide {
             let (stopped, _) = unsafe {
                 move_loop!(soa: soa, out: out, total: total, limit: limit,
                     lanes: 8, mask: __mmask8, elem: u64, int: i64, refill: REFILL64, mid_trick: true,
-                    spill: false, spilled: sp)
+                    spill: false, spilled: sp, report: full)
             };
             debug_assert_eq!(stopped, total);
             self.out.report(total, &mut done);

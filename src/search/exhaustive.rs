@@ -31,7 +31,9 @@ use crate::engine::lanes64::{Deal64, Lanes64, MidLanes64};
 use crate::engine::multi::{self, MultiOutcome, MultiPosition};
 
 mod flush;
-use flush::{flush_narrow, flush_wide};
+mod tally;
+use flush::{flush_narrow, flush_wide, push_narrow};
+use tally::NarrowBatch;
 
 /// The most cards the fast (prefix-sharing) path takes: every deck of a standard pack. Decks of up
 /// to [`NARROW_CARDS`] play in `u32` hands with the deal in one `u128` (four bits a card); larger
@@ -310,13 +312,32 @@ pub trait Width: Plane {
     type Bulk: Default + Send;
     /// Plays the fully fixed games waiting in `scratch` and counts them.
     fn flush(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch<Self>);
+    /// Queues a fully fixed game (`game`, from `leaf`) for the bulk engine, and plays the batch
+    /// when it is full.
+    fn push(
+        ctx: &Ctx,
+        stats: &mut ExhaustiveStats,
+        scratch: &mut Scratch<Self>,
+        leaf: Leaf<Self>,
+        game: AbGame<Self>,
+    );
 }
 
 impl Width for u32 {
     type Deal = u128;
-    type Bulk = Lanes;
+    type Bulk = NarrowBulk;
     fn flush(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch<u32>) {
         flush_narrow(ctx, stats, scratch)
+    }
+    #[inline(always)]
+    fn push(
+        ctx: &Ctx,
+        stats: &mut ExhaustiveStats,
+        scratch: &mut Scratch<u32>,
+        leaf: Leaf<u32>,
+        game: AbGame<u32>,
+    ) {
+        push_narrow(ctx, stats, scratch, leaf, game)
     }
 }
 
@@ -325,6 +346,125 @@ impl Width for u64 {
     type Bulk = Bulk64;
     fn flush(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch<u64>) {
         flush_wide(ctx, stats, scratch)
+    }
+    #[inline(always)]
+    fn push(
+        ctx: &Ctx,
+        stats: &mut ExhaustiveStats,
+        scratch: &mut Scratch<u64>,
+        leaf: Leaf<u64>,
+        game: AbGame<u64>,
+    ) {
+        scratch.leaves.push(leaf);
+        scratch.games.push(game.game());
+        if scratch.leaves.len() == BATCH {
+            flush_wide(ctx, stats, scratch);
+        }
+    }
+}
+
+/// A fully fixed game as the lanes load it: the hand of the player to act (`a`, index 0) first.
+/// Built field by field from a node, it stays in registers: a [`Game`] indexed by a player only
+/// known at run time lives in memory, and copying one just written (narrow stores read back by
+/// wide loads) missed store forwarding.
+#[derive(Clone, Copy)]
+pub struct AbGame<W> {
+    faces: [W; 2],
+    lo: [W; 2],
+    hi: [W; 2],
+    len: [u32; 2],
+    pile: [W; 3],
+    n: u32,
+    debt: u32,
+    /// The player to act (`a`).
+    who: u32,
+}
+
+impl<W: Plane> AbGame<W> {
+    #[inline(always)]
+    fn of(g: &Game<W>) -> AbGame<W> {
+        let a = g.next as usize & 1;
+        let b = a ^ 1;
+        AbGame {
+            faces: [g.faces[a], g.faces[b]],
+            lo: [g.lo[a], g.lo[b]],
+            hi: [g.hi[a], g.hi[b]],
+            len: [g.len[a], g.len[b]],
+            pile: [g.pile_faces, g.pile_lo, g.pile_hi],
+            n: g.n,
+            debt: g.debt,
+            who: a as u32,
+        }
+    }
+
+    /// The game in the usual form.
+    fn game(&self) -> Game<W> {
+        let a = self.who as usize & 1;
+        let two = |x: [W; 2]| if a == 0 { x } else { [x[1], x[0]] };
+        Game {
+            faces: two(self.faces),
+            lo: two(self.lo),
+            hi: two(self.hi),
+            len: if a == 0 {
+                self.len
+            } else {
+                [self.len[1], self.len[0]]
+            },
+            pile_faces: self.pile[0],
+            pile_lo: self.pile[1],
+            pile_hi: self.pile[2],
+            n: self.n,
+            next: a as u32,
+            debt: self.debt,
+        }
+    }
+
+    /// Whether the game is over before its first move (see [`Game::over_at_start`]).
+    #[inline(always)]
+    fn over_at_start(&self) -> Option<u8> {
+        let over = self.n == 0 && self.debt == 0 && (self.len[0] == 0 || self.len[1] == 0);
+        // As `Game::over_at_start`: player 1 wins if they hold cards (`a` is player `who`).
+        let len1 = self.len[(self.who as usize & 1) ^ 1];
+        over.then(|| u8::from(len1 > 0))
+    }
+
+    /// Sets the cards of hand `i` (0: `a`) marked in `mask` (penalty cards of kind 1) to
+    /// penalty `c`, as [`Game::set_all`].
+    #[inline(always)]
+    fn set_all(&mut self, i: usize, mask: W, c: Card) {
+        if c == 0 {
+            self.faces[i] &= !mask;
+        } else {
+            let k = u32::from(c - 1);
+            self.lo[i] |= mask & W::fill(k & 1);
+            self.hi[i] |= mask & W::fill(k >> 1);
+        }
+    }
+}
+
+/// Scratch of the `u32` lanes: with AVX-512 the batch is written straight into the lanes'
+/// arrays and counted there ([`NarrowBatch`]); else the games wait in [`Scratch::games`] for
+/// [`Lanes::run`].
+pub struct NarrowBulk {
+    batch: NarrowBatch,
+    lanes: Lanes,
+    /// Whether `batch` is used ([`NarrowBatch::available`], looked up once).
+    tally: bool,
+}
+
+impl Default for NarrowBulk {
+    fn default() -> Self {
+        let tally = NarrowBatch::available();
+        NarrowBulk {
+            // Only allocated where it is used.
+            batch: if tally {
+                NarrowBatch::default()
+            } else {
+                NarrowBatch::empty()
+            },
+            lanes: Lanes::default(),
+            tally,
+        }
     }
 }
 
@@ -606,7 +746,7 @@ const BATCH: usize = 4096;
 
 /// What the search keeps of a fully fixed game while it waits for the lanes.
 #[derive(Clone, Copy)]
-struct Leaf<W: Width> {
+pub struct Leaf<W: Width> {
     deal: W::Deal,
     tricks: u64,
     cards: u64,
@@ -666,7 +806,8 @@ fn advance<W: Width>(
                 tricks: node.tricks,
                 cards: node.cards,
             };
-            push_leaf(ctx, stats, scratch, leaf, node.game.fresh_copy());
+            // Read field by field (see `AbGame`).
+            W::push(ctx, stats, scratch, leaf, AbGame::of(&node.game));
         } else {
             play_fixed(ctx, node, stats);
         }
@@ -687,22 +828,6 @@ fn advance<W: Width>(
     }
 }
 
-/// Queues a fully fixed game for the lanes, and plays the batch when it is full.
-#[inline(always)]
-fn push_leaf<W: Width>(
-    ctx: &Ctx,
-    stats: &mut ExhaustiveStats,
-    scratch: &mut Scratch<W>,
-    leaf: Leaf<W>,
-    game: Game<W>,
-) {
-    scratch.leaves.push(leaf);
-    scratch.games.push(game);
-    if scratch.leaves.len() == BATCH {
-        W::flush(ctx, stats, scratch);
-    }
-}
-
 /// Queues the child of `node` in which the unread card on top of `node.game.next`'s hand is the
 /// last card of `kind` and every other unread card is of the one kind `rest` left: a single deal,
 /// built straight into the batch. The same leaf as [`fix`] then [`fill_unknowns`] on a copy of
@@ -718,10 +843,11 @@ fn push_last<W: Width>(
     scratch: &mut Scratch<W>,
 ) {
     let p = node.game.next as usize;
-    let mut game = node.game.fresh_copy();
-    game.set(p, 0, kind as Card);
-    game.set_all(p, node.unknown[p] & !W::ONE, rest as Card);
-    game.set_all(p ^ 1, node.unknown[p ^ 1], rest as Card);
+    // The player to act is `p`, whose unread card is on top.
+    let mut game = AbGame::of(&node.game);
+    game.set_all(0, W::ONE, kind as Card);
+    game.set_all(0, node.unknown[p] & !W::ONE, rest as Card);
+    game.set_all(1, node.unknown[p ^ 1], rest as Card);
     let mut deal = node.deal;
     deal.fix(ctx.offset[p] + ctx.dealt[p] - node.unread[p], kind as Card);
     let leaf = Leaf {
@@ -729,7 +855,7 @@ fn push_last<W: Width>(
         tricks: node.tricks,
         cards: node.cards,
     };
-    push_leaf(ctx, stats, scratch, leaf, game);
+    W::push(ctx, stats, scratch, leaf, game);
 }
 
 /// Counts a game that ended after `tricks` tricks and `played` cards, for the `weight` deals of
