@@ -10,9 +10,10 @@
 //!    of that size) a beam of the best goes on.
 //! 3. **Steering.** A cycle's *reach* on its own is the most cards the smaller hand holds at the
 //!    start of a trick of the cycle: 0 for a lopsided cycle, half the cards for a cycle that
-//!    passes through an even split. The beam keeps the cycles of highest reach (then the longest
-//!    period, then the smallest id), so that growth heads toward cycles whose families hold
-//!    balanced deals.
+//!    passes through an even split. Each parent's children are ranked by reach (then the longest
+//!    period, then the smallest id), and the beam takes the best child of every parent before the
+//!    second best of any: growth heads toward cycles whose families hold balanced deals without
+//!    the beam filling with the offspring of one cycle.
 //! 4. At the deck's size, the cycles of the beam get their families by backward play (the
 //!    balanced deals), as the ansatz route's do.
 //!
@@ -46,6 +47,9 @@ pub struct Grown {
     pub cards: u8,
     pub period: u64,
     pub reach: u8,
+    /// Its place among the children of the parent it grew from (0 for the best child, and for a
+    /// seed); a cycle grown from several parents keeps its best place.
+    pub round: u32,
 }
 
 impl Grown {
@@ -54,9 +58,12 @@ impl Grown {
         Position::unpack(self.key, self.cards as usize)
     }
 
-    /// Better first: higher reach, then longer period, then the smaller id.
-    fn rank(&self) -> (std::cmp::Reverse<u8>, std::cmp::Reverse<u64>, u128) {
+    /// Better first: the best children of every parent before the second best of any (so the
+    /// beam keeps many lineages, not the offspring of one), then higher reach, then longer
+    /// period, then the smaller id.
+    fn rank(&self) -> (u32, std::cmp::Reverse<u8>, std::cmp::Reverse<u64>, u128) {
         (
+            self.round,
             std::cmp::Reverse(self.reach),
             std::cmp::Reverse(self.period),
             self.key,
@@ -74,6 +81,7 @@ impl Grown {
             cards: pos.total() as u8,
             period: c.period,
             reach: cycle_reach(&c.cycle_id, c.period),
+            round: 0,
         })
     }
 }
@@ -137,6 +145,7 @@ pub fn seeds(deck: DeckSpec, max_deals: u64) -> Vec<Grown> {
                     cards: pos.total() as u8,
                     period: class.period,
                     reach: cycle_reach(&pos, class.period),
+                    round: 0,
                 });
             }
         }
@@ -196,14 +205,21 @@ fn children(deck: &DeckSpec, parent: &Grown, beam: usize) -> (Vec<Grown>, u64) {
             }
         }
     }
-    (best(found.into_values(), beam), games)
+    let mut kids = best(found.into_values(), beam);
+    for (i, k) in kids.iter_mut().enumerate() {
+        k.round = i as u32;
+    }
+    (kids, games)
 }
 
-/// The best `beam` of `cycles` (each once), in rank order.
+/// The best `beam` of `cycles` (each once, at its best place), in rank order.
 pub fn best(cycles: impl IntoIterator<Item = Grown>, beam: usize) -> Vec<Grown> {
     let mut by_key: BTreeMap<u128, Grown> = BTreeMap::new();
     for g in cycles {
-        by_key.entry(g.key).or_insert(g);
+        by_key
+            .entry(g.key)
+            .and_modify(|e| e.round = e.round.min(g.round))
+            .or_insert(g);
     }
     let mut v: Vec<Grown> = by_key.into_values().collect();
     v.sort_by_key(Grown::rank);
@@ -279,7 +295,7 @@ mod tests {
     #[test]
     fn children_are_one_card_larger_and_never_end() {
         let d: DeckSpec = "standard".parse().unwrap();
-        let seeds = seeds(d, 1_000_000);
+        let seeds = seeds(d, 10_000_000);
         assert!(!seeds.is_empty());
         let (kids, games) = children(&d, &seeds[0], 50);
         assert!(games > 0);
