@@ -3,6 +3,7 @@
 
 use crate::card::{Card, DeckSpec};
 use crate::engine::fast::Small;
+use crate::engine::lanes64::Deal64;
 use crate::position::Position;
 use crate::rng::SplitMix64;
 
@@ -18,9 +19,17 @@ pub fn random_deal(deck: &DeckSpec, seed: u64, index: u64) -> Position {
     split_deal(cards)
 }
 
-/// Shuffles `cards` with the stream of deal `index` under `seed`.
+/// Shuffles `cards` with the stream of deal `index` under `seed` (up to 64 cards through
+/// [`shuffle64`], the same permutation).
 pub fn shuffle_cards(cards: &mut [Card], seed: u64, index: u64) {
-    SplitMix64::for_index(seed, index).shuffle(cards);
+    let n = cards.len();
+    if n > 64 {
+        return SplitMix64::for_index(seed, index).shuffle(cards);
+    }
+    let mut slots = [0 as Card; 64];
+    slots[..n].copy_from_slice(cards);
+    shuffle64(&mut slots, n, seed, index);
+    cards.copy_from_slice(&slots[..n]);
 }
 
 /// Splits a dealt sequence into two hands, the first holding the extra card when the count is odd.
@@ -38,14 +47,69 @@ pub fn random_standard_small(seed: u64, index: u64) -> Small {
 /// The cards of [`random_standard_small`]'s deal `index`, in deal order (player 1 holds the first
 /// 26).
 pub fn random_standard_cards(seed: u64, index: u64) -> [Card; 52] {
-    let mut cards = [0 as Card; 52];
+    let mut cards = STANDARD64;
+    shuffle64(&mut cards, 52, seed, index);
+    cards[..52].try_into().expect("52 cards")
+}
+
+/// [`random_standard_cards`]'s deal `index` straight into the 64-card lanes' form: the same deal,
+/// without the byte copies (`ansatz bench`).
+#[inline]
+pub fn random_standard_deal64(seed: u64, index: u64) -> Deal64 {
+    let mut cards = STANDARD64;
+    shuffle64(&mut cards, 52, seed, index);
+    Deal64::from_deal_order(&cards, 52)
+}
+
+/// The standard deck in the order [`DeckSpec::cards`] lists it, padded to 64 slots with number
+/// cards (which the lanes' planes read as empty slots).
+const STANDARD64: [Card; 64] = padded(&DeckSpec::STANDARD);
+
+/// `deck`'s cards in the order [`DeckSpec::cards`] lists them (kind by kind), in 64 slots, the
+/// rest number cards; at most 64 cards.
+pub const fn padded(deck: &DeckSpec) -> [Card; 64] {
+    let mut cards = [0 as Card; 64];
     let mut i = 0;
-    for (kind, &n) in DeckSpec::STANDARD.counts.iter().enumerate() {
-        for _ in 0..n {
+    let mut kind = 0;
+    while kind < deck.counts.len() {
+        let mut k = 0u32;
+        while k < deck.counts[kind] {
+            assert!(i < 64, "at most 64 cards");
             cards[i] = kind as Card;
             i += 1;
+            k += 1;
+        }
+        kind += 1;
+    }
+    cards
+}
+
+/// Shuffles the first `n` of `cards` with the stream of deal `index` under `seed`: the same
+/// permutation as [`shuffle_cards`], with the draws computed together
+/// ([`SplitMix64::shuffle64`]).
+#[inline]
+pub fn shuffle64(cards: &mut [Card; 64], n: usize, seed: u64, index: u64) {
+    SplitMix64::for_index(seed, index).shuffle64(cards, n);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fast deals are the plain ones: the same shuffle, the same hands.
+    #[test]
+    fn fast_deals_equal_plain_deals() {
+        let mut deck = DeckSpec::STANDARD.cards();
+        assert_eq!(padded(&DeckSpec::STANDARD)[..52], deck[..]);
+        for index in 0..20_000 {
+            deck.sort_unstable();
+            SplitMix64::for_index(3, index).shuffle(&mut deck);
+            assert_eq!(random_standard_cards(3, index)[..], deck[..], "{index}");
+            assert_eq!(
+                random_standard_deal64(3, index),
+                Deal64::from_hands(&deck[..26], &deck[26..], 0),
+                "{index}"
+            );
         }
     }
-    shuffle_cards(&mut cards, seed, index);
-    cards
 }
