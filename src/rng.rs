@@ -49,22 +49,31 @@ impl SplitMix64 {
     }
 
     /// [`SplitMix64::shuffle`] of `v[..n]` (`n <= 64`): the same permutation, the stream left
-    /// in the same state, but faster. SplitMix64 is a counter: draw `k` is `mix(state + (k + 1)
-    /// * GAMMA)`, independent of the draws before it, so every draw of the shuffle and its
-    /// multiply-and-shift (Lemire) is computed in one pass that the compiler turns into vector
-    /// code (eight draws per AVX-512 register), and only the swaps are left in sequence. A draw
-    /// that [`SplitMix64::below`] could reject (probability below `n / 2^64`) sends the whole
-    /// shuffle to the plain loop, so the answer never differs. (The deals of `ansatz bench` and
-    /// `search random`: it took dealing from a quarter of the bench's time to under a tenth.)
+    /// in the same state, but faster. SplitMix64 is a counter: draw `k` is
+    /// `mix(state + (k + 1) * GAMMA)`, independent of the draws before it, so every draw of the
+    /// shuffle and its multiply-and-shift (Lemire) is computed in one pass that the compiler
+    /// turns into vector code (eight draws per AVX-512 register), and only the swaps are left in
+    /// sequence. A draw that [`SplitMix64::below`] could reject (probability below `n / 2^64`)
+    /// sends the whole shuffle to the plain loop, so the answer never differs. (The deals of
+    /// `ansatz bench` and `search random`: with AVX-512 the draws take about 7% of the bench's
+    /// time, the swaps 11%, against 23% for the whole shuffle before.)
+    ///
+    /// `draws(state, n, js)` is [`batch_draws`] compiled for the processor's vectors, negated:
+    /// true when it filled `js` exactly; false sends the shuffle to the plain loop (as does a
+    /// processor without vectors to run it).
     #[inline]
-    pub fn shuffle64<T>(&mut self, v: &mut [T; 64], n: usize) {
+    pub fn shuffle64<T>(
+        &mut self,
+        v: &mut [T; 64],
+        n: usize,
+        draws: impl FnOnce(u64, usize, &mut [u8; 64]) -> bool,
+    ) {
         assert!(n <= 64, "shuffle64 shuffles at most 64 items");
         if n < 2 {
             return;
         }
         let mut js = [0u8; 64];
-        let rare = draws(self.0, n, &mut js);
-        if rare {
+        if !draws(self.0, n, &mut js) {
             return self.shuffle(&mut v[..n]);
         }
         for (k, &j) in js[..n - 1].iter().enumerate() {
@@ -77,53 +86,19 @@ impl SplitMix64 {
 /// The increment of SplitMix64's counter (the golden ratio, odd).
 const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 
-/// The `n - 1` draws of a Fisher–Yates shuffle of `n` items from a SplitMix64 counter at
-/// `state`: `js[k] = below(n - k)` for the `k`-th draw, when no draw lands where `below` might
-/// reject it; true (and `js` unspecified) when one does. Runs with the widest vectors the
-/// processor has (see [`SplitMix64::shuffle64`]).
-#[inline]
-fn draws(state: u64, n: usize, js: &mut [u8; 64]) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use crate::engine::lanes::Isa;
-        match Isa::get() {
-            // SAFETY: the processor has the features (checked by `Isa::get`).
-            Isa::Avx512 => return unsafe { draws_avx512(state, n, js) },
-            // SAFETY: as above.
-            Isa::Avx2 => return unsafe { draws_avx2(state, n, js) },
-            Isa::Portable => {}
-        }
-    }
-    draws_body(state, n, js)
-}
-
-/// [`draws`] compiled for AVX-512 (`vpmullq` does the 64-bit multiplies eight at a time).
+/// The `n - 1` draws of a Fisher–Yates shuffle of `n` items (`2 <= n <= 64`) from a SplitMix64
+/// counter at `state`, into `js`: `js[k] = below(n - k)` for the `k`-th draw. Returns true when
+/// some draw lands where `below` might reject it (`js` is then unspecified).
 ///
-/// # Safety
-/// The processor has the features enabled here.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw")]
-unsafe fn draws_avx512(state: u64, n: usize, js: &mut [u8; 64]) -> bool {
-    draws_body(state, n, js)
-}
-
-/// [`draws`] compiled for AVX2.
-///
-/// # Safety
-/// The processor has the features enabled here.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn draws_avx2(state: u64, n: usize, js: &mut [u8; 64]) -> bool {
-    draws_body(state, n, js)
-}
-
-/// The body of [`draws`], eight draws at a time (whole groups, so the compiler keeps every
-/// group one vector, with no remainder loop). `below(b)` is the high half of the 128-bit product
-/// `x * b`; for `b < 2^32` it is `(hi(x) * b + (lo(x) * b >> 32)) >> 32` in `u64`s, and the
-/// low half, which decides a rejection, is `lo(x) * b + (hi(x) * b << 32)` wrapped. `below` rejects only when the low
-/// half is under `b`, so when none is the draws are exact.
+/// Eight draws at a time (whole groups, so the compiler keeps every group one vector, with no
+/// remainder loop), inlined into a caller compiled for AVX-512 or AVX2 (`deal.rs`), where it
+/// becomes vector code; in scalar code its four multiplies a draw are slower than the plain
+/// loop's three. `below(b)` is the high half of the 128-bit product `x * b`; for `b < 2^32` it
+/// is `(hi(x) * b + (lo(x) * b >> 32)) >> 32` in `u64`s, and the low half, which decides a
+/// rejection, is `lo(x) * b + (hi(x) * b << 32)` wrapped. `below` rejects only when the low half
+/// is under `b`, so when none is the draws are exact.
 #[inline(always)]
-fn draws_body(state: u64, n: usize, js: &mut [u8; 64]) -> bool {
+pub fn batch_draws(state: u64, n: usize, js: &mut [u8; 64]) -> bool {
     let draws = n - 1;
     let mut rare = 0u64;
     for g in 0..draws.div_ceil(8) {
@@ -175,7 +150,7 @@ mod tests {
                 let mut va: [u16; 64] = std::array::from_fn(|i| i as u16);
                 let mut vb = va;
                 a.shuffle(&mut va[..n]);
-                b.shuffle64(&mut vb, n);
+                b.shuffle64(&mut vb, n, |s, n, js| !batch_draws(s, n, js));
                 assert_eq!(va, vb, "n {n} index {index}");
                 assert_eq!(
                     a.next_u64(),
@@ -195,7 +170,7 @@ mod tests {
             for seed in 0..200u64 {
                 let state = mix(seed ^ ((n as u64) << 40));
                 let mut js = [0u8; 64];
-                let rare = draws(state, n, &mut js);
+                let rare = batch_draws(state, n, &mut js);
                 let mut r = SplitMix64(state);
                 let mut want = false;
                 for (k, &j) in js[..n - 1].iter().enumerate() {
@@ -214,11 +189,11 @@ mod tests {
         let zero_state = unmix(0).wrapping_sub(GAMMA);
         assert_eq!(SplitMix64(zero_state).next_u64(), 0);
         let mut js = [0u8; 64];
-        assert!(draws(zero_state, 52, &mut js));
+        assert!(batch_draws(zero_state, 52, &mut js));
         let mut va: [u16; 64] = std::array::from_fn(|i| i as u16);
         let mut vb = va;
         SplitMix64(zero_state).shuffle(&mut va[..52]);
-        SplitMix64(zero_state).shuffle64(&mut vb, 52);
+        SplitMix64(zero_state).shuffle64(&mut vb, 52, |s, n, js| !batch_draws(s, n, js));
         assert_eq!(va, vb);
     }
 
