@@ -5,12 +5,11 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::deal::{random_standard_cards, random_standard_small};
+use crate::deal::{random_standard_deal64, random_standard_small};
 use crate::engine::batch64::Batch;
 use crate::engine::cycle::play_state;
 use crate::engine::fast::{Large, Ring64};
 use crate::engine::lanes::Finish;
-use crate::engine::lanes64::Deal64;
 use crate::engine::{Outcome, reference};
 
 pub use crate::deal::CHUNK;
@@ -115,7 +114,7 @@ fn lanes_chunk(batch: &mut Batch, seed: u64, lo: u64, hi: u64) -> Totals {
     let mut long = Vec::new();
     batch.play_deals(
         lo..hi,
-        |index| Deal64::deal(&random_standard_cards(seed, index)),
+        |index| random_standard_deal64(seed, index),
         |index, f| match f {
             Finish::Won { tricks, cards, .. } => {
                 t.games += 1;

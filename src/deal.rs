@@ -3,8 +3,11 @@
 
 use crate::card::{Card, DeckSpec};
 use crate::engine::fast::Small;
+#[cfg(target_arch = "x86_64")]
+use crate::engine::lanes::Isa;
+use crate::engine::lanes64::Deal64;
 use crate::position::Position;
-use crate::rng::SplitMix64;
+use crate::rng::{SplitMix64, batch_draws};
 
 /// Deal number `index` under `seed`: `deck` shuffled uniformly, hands split as equally as possible
 /// (player 1 gets the extra card), player 1 to move.
@@ -18,7 +21,8 @@ pub fn random_deal(deck: &DeckSpec, seed: u64, index: u64) -> Position {
     split_deal(cards)
 }
 
-/// Shuffles `cards` with the stream of deal `index` under `seed`.
+/// Shuffles `cards` with the stream of deal `index` under `seed` (the plain loop: the games
+/// played one by one spend little of their time here, and [`shuffle64`] is the fast form).
 pub fn shuffle_cards(cards: &mut [Card], seed: u64, index: u64) {
     SplitMix64::for_index(seed, index).shuffle(cards);
 }
@@ -38,14 +42,133 @@ pub fn random_standard_small(seed: u64, index: u64) -> Small {
 /// The cards of [`random_standard_small`]'s deal `index`, in deal order (player 1 holds the first
 /// 26).
 pub fn random_standard_cards(seed: u64, index: u64) -> [Card; 52] {
-    let mut cards = [0 as Card; 52];
-    let mut i = 0;
-    for (kind, &n) in DeckSpec::STANDARD.counts.iter().enumerate() {
-        for _ in 0..n {
-            cards[i] = kind as Card;
-            i += 1;
-        }
-    }
+    let mut cards: [Card; 52] = STANDARD64[..52].try_into().expect("52 cards");
     shuffle_cards(&mut cards, seed, index);
     cards
+}
+
+/// [`random_standard_cards`]'s deal `index` straight into the 64-card lanes' form: the same deal,
+/// without the byte copies (`ansatz bench`).
+#[inline]
+pub fn random_standard_deal64(seed: u64, index: u64) -> Deal64 {
+    let mut cards = STANDARD64;
+    shuffle64(&mut cards, 52, seed, index);
+    Deal64::from_deal_order(&cards, 52)
+}
+
+/// The standard deck in the order [`DeckSpec::cards`] lists it, padded to 64 slots with number
+/// cards (which the lanes' planes read as empty slots).
+const STANDARD64: [Card; 64] = padded(&DeckSpec::STANDARD);
+
+/// `deck`'s cards in the order [`DeckSpec::cards`] lists them (kind by kind), in 64 slots, the
+/// rest number cards; at most 64 cards.
+pub const fn padded(deck: &DeckSpec) -> [Card; 64] {
+    let mut cards = [0 as Card; 64];
+    let mut i = 0;
+    let mut kind = 0;
+    while kind < deck.counts.len() {
+        let mut k = 0u32;
+        while k < deck.counts[kind] {
+            assert!(i < 64, "at most 64 cards");
+            cards[i] = kind as Card;
+            i += 1;
+            k += 1;
+        }
+        kind += 1;
+    }
+    cards
+}
+
+/// Shuffles the first `n` of `cards` with the stream of deal `index` under `seed`: the same
+/// permutation as [`shuffle_cards`], with the draws computed together
+/// ([`SplitMix64::shuffle64`]).
+#[inline]
+pub fn shuffle64(cards: &mut [Card; 64], n: usize, seed: u64, index: u64) {
+    SplitMix64::for_index(seed, index).shuffle64(cards, n, draws);
+}
+
+/// The draws of a shuffle ([`batch_draws`]) with the widest vectors the processor has (or
+/// `ANSATZ_ISA` allows): true when `js` holds them, false to shuffle with the plain loop.
+#[inline]
+fn draws(state: u64, n: usize, js: &mut [u8; 64]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    match Isa::get() {
+        // SAFETY: the processor has the features (checked by `Isa::get`).
+        Isa::Avx512 => return !unsafe { draws_avx512(state, n, js) },
+        // SAFETY: as above.
+        Isa::Avx2 => return !unsafe { draws_avx2(state, n, js) },
+        Isa::Portable => {}
+    }
+    let _ = (state, n, js);
+    false
+}
+
+/// [`batch_draws`] compiled for AVX-512 (`vpmullq` and `vpmuludq` eight draws at a time).
+///
+/// # Safety
+/// The processor has the features enabled here.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw")]
+unsafe fn draws_avx512(state: u64, n: usize, js: &mut [u8; 64]) -> bool {
+    batch_draws(state, n, js)
+}
+
+/// [`batch_draws`] compiled for AVX2.
+///
+/// # Safety
+/// The processor has the features enabled here.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn draws_avx2(state: u64, n: usize, js: &mut [u8; 64]) -> bool {
+    batch_draws(state, n, js)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each vector form of the draws computes the scalar form's draws, and flags the same
+    /// deals for the plain loop.
+    #[test]
+    fn vector_draws_equal_scalar_draws() {
+        for n in 2..=64usize {
+            for seed in 0..300u64 {
+                let state = SplitMix64::for_index(seed, n as u64).next_u64();
+                let mut js = [0u8; 64];
+                let rare = batch_draws(state, n, &mut js);
+                #[cfg(target_arch = "x86_64")]
+                {
+                    use std::arch::is_x86_feature_detected as has;
+                    let mut vs = [0u8; 64];
+                    if has!("avx512f") && has!("avx512dq") && has!("avx512vl") && has!("avx512bw") {
+                        // SAFETY: just checked.
+                        assert_eq!(unsafe { draws_avx512(state, n, &mut vs) }, rare);
+                        assert!(rare || vs[..n - 1] == js[..n - 1]);
+                    }
+                    if has!("avx2") {
+                        // SAFETY: just checked.
+                        assert_eq!(unsafe { draws_avx2(state, n, &mut vs) }, rare);
+                        assert!(rare || vs[..n - 1] == js[..n - 1]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The fast deals are the plain ones: the same shuffle, the same hands.
+    #[test]
+    fn fast_deals_equal_plain_deals() {
+        let mut deck = DeckSpec::STANDARD.cards();
+        assert_eq!(padded(&DeckSpec::STANDARD)[..52], deck[..]);
+        for index in 0..20_000 {
+            deck.sort_unstable();
+            SplitMix64::for_index(3, index).shuffle(&mut deck);
+            assert_eq!(random_standard_cards(3, index)[..], deck[..], "{index}");
+            assert_eq!(
+                random_standard_deal64(3, index),
+                Deal64::from_hands(&deck[..26], &deck[26..], 0),
+                "{index}"
+            );
+        }
+    }
 }

@@ -43,11 +43,33 @@ impl Deal64 {
 
     /// A two-player deal in deal order: player 1 holds the first half (rounded up) and moves first.
     pub fn deal(cards: &[Card]) -> Deal64 {
-        let h1 = cards.len().div_ceil(2);
-        let mut d = Deal64::default();
-        d.set_hand_slice(0, &cards[..h1]);
-        d.set_hand_slice(1, &cards[h1..]);
-        d
+        assert!(cards.len() <= 64, "a lane deal holds at most 64 cards");
+        let mut buf = [0; 64];
+        buf[..cards.len()].copy_from_slice(cards);
+        Deal64::from_deal_order(&buf, cards.len())
+    }
+
+    /// [`Deal64::deal`] of the first `n` cards of `buf` (the rest must be number cards, 0):
+    /// the planes of all 64 slots at once (three byte compares with AVX-512, two byte masks
+    /// per plane with AVX2), then each hand cut out with a mask and a shift.
+    #[inline]
+    pub fn from_deal_order(buf: &[Card; 64], n: usize) -> Deal64 {
+        assert!(n <= 64, "a lane deal holds at most 64 cards");
+        debug_assert!(
+            buf[n..].iter().all(|&c| c == 0),
+            "slots past the deal are empty"
+        );
+        let (faces, lo, hi) = planes(buf);
+        let h1 = n.div_ceil(2);
+        let keep = u64::MAX.checked_shr(64 - h1 as u32).unwrap_or(0);
+        let rest = |x: u64| x.checked_shr(h1 as u32).unwrap_or(0);
+        Deal64 {
+            faces: [faces & keep, rest(faces)],
+            lo: [lo & keep, rest(lo)],
+            hi: [hi & keep, rest(hi)],
+            len: [h1 as u32, (n - h1) as u32],
+            next: 0,
+        }
     }
 
     /// Sets hand `p` to the `len` cards `card(0)`, `card(1)`, ... (top first).
@@ -120,6 +142,49 @@ impl Deal64 {
             cards: 0,
         })
     }
+}
+
+/// The three planes of 64 slots, bit `j` for slot `j` (as [`ring_planes`]), with the best
+/// instruction set the processor has.
+#[inline]
+fn planes(buf: &[Card; 64]) -> (u64, u64, u64) {
+    #[cfg(target_arch = "x86_64")]
+    match Isa::get() {
+        // SAFETY: the processor has AVX-512 F and BW (checked by `Isa::get`).
+        Isa::Avx512 => return unsafe { ring_planes(buf) },
+        // SAFETY: the processor has AVX2 (checked by `Isa::get`).
+        Isa::Avx2 => return unsafe { ring_planes_avx2(buf) },
+        Isa::Portable => {}
+    }
+    planes_portable(buf)
+}
+
+/// [`planes`] one card at a time, for any processor (and the tests' reference).
+fn planes_portable(buf: &[Card; 64]) -> (u64, u64, u64) {
+    let mut d = Deal64::default();
+    d.set_hand(0, 64, |i| buf[i]);
+    (d.faces[0], d.lo[0], d.hi[0])
+}
+
+/// [`ring_planes`] with AVX2: each half of 32 slots compared bytewise, its signs gathered by
+/// `movemask`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn ring_planes_avx2(buf: &[Card; 64]) -> (u64, u64, u64) {
+    use std::arch::x86_64::*;
+    let half = |h: usize| {
+        // SAFETY: `buf` holds 64 readable bytes, so 32 from slot 0 or 32; the load is unaligned.
+        let v = unsafe { _mm256_loadu_si256(buf.as_ptr().add(32 * h) as *const __m256i) };
+        let is = |k: i8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(k));
+        let bits = |m: __m256i| u64::from(_mm256_movemask_epi8(m) as u32) << (32 * h);
+        let number = bits(is(0));
+        let lo = bits(_mm256_or_si256(is(2), is(4)));
+        let hi = bits(_mm256_or_si256(is(3), is(4)));
+        (!number & (u64::from(u32::MAX) << (32 * h)), lo, hi)
+    };
+    let (f0, l0, h0) = half(0);
+    let (f1, l1, h1) = half(1);
+    (f0 | f1, l0 | l1, h0 | h1)
 }
 
 /// The three planes of a ring's 64 slots, bit `j` for slot `j`: face, `(penalty - 1) & 1` and
@@ -306,6 +371,37 @@ mod tests {
             let mut slow = Deal64::default();
             slow.set_hand(1, len as usize, |i| buf[(head as usize + i) & 63]);
             assert_eq!(fast, slow, "head {head} len {len}");
+        }
+    }
+
+    /// A deal cut from 64 slots equals the same deal set hand by hand, with each instruction
+    /// set's planes, for every length.
+    #[test]
+    fn deals_from_deal_order_equal_hand_by_hand_deals() {
+        let mut rng = crate::rng::SplitMix64::new(10);
+        for _ in 0..20_000 {
+            let n = rng.below(65) as usize;
+            let mut buf = [0 as Card; 64];
+            for c in &mut buf[..n] {
+                *c = rng.below(5) as Card;
+            }
+            let h1 = n.div_ceil(2);
+            let want = Deal64::from_hands(&buf[..h1], &buf[h1..n], 0);
+            assert_eq!(Deal64::from_deal_order(&buf, n), want, "n {n}");
+            assert_eq!(Deal64::deal(&buf[..n]), want, "n {n}");
+            let p = planes_portable(&buf);
+            #[cfg(target_arch = "x86_64")]
+            {
+                use std::arch::is_x86_feature_detected as has;
+                if has!("avx512f") && has!("avx512bw") {
+                    // SAFETY: just checked.
+                    assert_eq!(unsafe { ring_planes(&buf) }, p);
+                }
+                if has!("avx2") {
+                    // SAFETY: just checked.
+                    assert_eq!(unsafe { ring_planes_avx2(&buf) }, p);
+                }
+            }
         }
     }
 

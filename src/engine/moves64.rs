@@ -29,25 +29,21 @@ struct Group<V: Vec64> {
     ph: V,
     n: V,
     debt: V,
-    /// The player `a` is (0 or 1).
-    who: V,
-    tricks: V,
-    cards: V,
-    /// Results of the lanes that stopped in the last move: winner, cards of an unfinished last
-    /// trick, and whether the game ended (else it reached the limit).
-    winner: V,
+    /// Bit `i`: the player `a` is in lane `i` (0 or 1). A swap flips it: one scalar xor of
+    /// the swap mask, where a vector of players cost a load, a store and three operations.
+    who: u32,
+    /// Finished tricks times 2^32 plus their cards: one add counts both, and the trick limit
+    /// is one compare (the cards stay below 2^32: at most 64 a trick, under 2^26 tricks).
+    tc: V,
+    /// Results of the lanes that stopped in the last move: winner (bit `i` for lane `i`), cards
+    /// of an unfinished last trick, and whether the game ended (else it reached the limit).
+    winner: u32,
     last: V,
     ended: u32,
     /// Index in `games` of each lane's game.
     slot: [usize; 8],
     /// Bit `i` while lane `i` plays a game.
     active: u32,
-}
-
-/// The state of a group spilled to memory, one array per variable (for refills).
-#[derive(Default)]
-struct Spill {
-    v: [[u64; 8]; 16],
 }
 
 impl<V: Vec64> Group<V> {
@@ -73,10 +69,9 @@ impl<V: Vec64> Group<V> {
             ph: z,
             n: z,
             debt: z,
-            who: z,
-            tricks: z,
-            cards: z,
-            winner: z,
+            who: 0,
+            tc: z,
+            winner: 0,
             last: z,
             ended: 0,
             slot: [0; 8],
@@ -85,9 +80,10 @@ impl<V: Vec64> Group<V> {
     }
 
     /// One move of every lane; the lanes that stopped (ended, or `tricks >= limit`) among the
-    /// active ones, their results in `winner`, `last` and `ended`.
+    /// active ones, their results in `winner`, `last` and `ended`. `trick` is `1 << 32` and
+    /// `limit` the trick limit times `1 << 32`, in every lane.
     #[inline(always)]
-    fn step(&mut self, zero: V, one: V, limit: V) -> u32 {
+    fn step(&mut self, zero: V, one: V, trick: V, limit: V) -> u32 {
         let Group {
             fa,
             fb,
@@ -102,9 +98,7 @@ impl<V: Vec64> Group<V> {
             ph,
             n,
             debt,
-            who,
-            tricks,
-            cards,
+            tc,
             ..
         } = *self;
         let lead = debt.eq(zero);
@@ -159,9 +153,8 @@ impl<V: Vec64> Group<V> {
         let lb3 = lb2.or(V::keep(complete, pl2.shl(nb2)));
         let hb3 = hb2.or(V::keep(complete, ph2.shl(nb2)));
         let nb3 = nb2.add(V::keep(complete, n2));
-        let tricks = tricks.add(V::keep(complete, one));
-        self.tricks = tricks;
-        self.cards = cards.add(V::keep(complete, n2));
+        let tc = tc.add(V::keep(complete, n2.add(trick)));
+        self.tc = tc;
         let more = !complete;
         self.pf = V::keep(more, pf2);
         self.pl = V::keep(more, pl2);
@@ -177,16 +170,18 @@ impl<V: Vec64> Group<V> {
         self.hb = V::select(swap, ha2, hb3);
         self.na = V::select(swap, nb3, na2);
         self.nb = V::select(swap, na2, nb3);
-        self.who = V::select(swap, who.add(one).and(one), who);
+        let who = self.who;
+        self.who = who ^ V::bits(swap);
         // The end: a lead player without a card loses, so does a payer short of the debt, and a
         // trick that empties its payer ends the game.
         let over = complete & na2.eq(zero);
         let ended = (lead & lead_end) | pay_end | over;
-        let long = !tricks.lt(limit);
+        let long = !tc.lt(limit);
         let stopped = V::bits(ended | long) & self.active;
         if stopped != 0 {
-            let winner_is_a = lead & lead_end & b_first;
-            self.winner = V::select(winner_is_a, who, who.add(one).and(one));
+            // a wins when b runs out in the lead; else b does.
+            let a_wins = V::bits(lead & lead_end & b_first);
+            self.winner = who ^ !a_wins;
             let last_pay = V::keep(pay_end, n.add(na));
             self.last = V::select(lead, n.add(step), last_pay);
             self.ended = V::bits(ended);
@@ -201,13 +196,10 @@ impl<V: Vec64> Group<V> {
         stopped: u32,
         games: &[Deal64],
         next: &mut usize,
-        spill: &mut Spill,
         done: &mut impl FnMut(usize, Finish),
     ) {
-        let [mut winner, mut tricks, mut cards, mut last] = [[0u64; 8]; 4];
-        self.winner.store(&mut winner);
-        self.tricks.store(&mut tricks);
-        self.cards.store(&mut cards);
+        let [mut tc, mut last] = [[0u64; 8]; 2];
+        self.tc.store(&mut tc);
         self.last.store(&mut last);
         let mut s = stopped;
         while s != 0 {
@@ -215,55 +207,41 @@ impl<V: Vec64> Group<V> {
             s &= s - 1;
             let finish = Finish::of_lane(
                 self.ended >> i & 1 == 1,
-                winner[i] as u32,
-                tricks[i] as u32,
-                cards[i] as u32,
+                self.winner >> i & 1,
+                (tc[i] >> 32) as u32,
+                tc[i] as u32,
                 last[i] as u32,
             );
             done(self.slot[i], finish);
         }
         self.active &= !stopped;
         if *next < games.len() {
-            self.refill(stopped, games, next, spill, done);
+            self.refill(stopped, games, next, done);
         }
     }
 
-    /// The game state, in the order of [`Spill`]'s arrays.
-    #[inline(always)]
-    fn vars(&mut self) -> [&mut V; 16] {
-        [
-            &mut self.fa,
-            &mut self.fb,
-            &mut self.la,
-            &mut self.lb,
-            &mut self.ha,
-            &mut self.hb,
-            &mut self.na,
-            &mut self.nb,
-            &mut self.pf,
-            &mut self.pl,
-            &mut self.ph,
-            &mut self.n,
-            &mut self.debt,
-            &mut self.who,
-            &mut self.tricks,
-            &mut self.cards,
-        ]
-    }
-
     /// Loads the next games into the `lanes` (bits), as many as are left; a game over before
-    /// its first move is reported at once.
+    /// its first move is reported at once. The lanes start with an empty pile, no debt and no
+    /// tricks (cleared together, one masked move a variable); each game's hands are written
+    /// into its lane in the registers.
     #[inline(always)]
     fn refill(
         &mut self,
         lanes: u32,
         games: &[Deal64],
         next: &mut usize,
-        spill: &mut Spill,
         done: &mut impl FnMut(usize, Finish),
     ) {
-        for (v, a) in self.vars().into_iter().zip(spill.v.iter_mut()) {
-            v.store(a);
+        let keep = !self.pf.mask(lanes);
+        for v in [
+            &mut self.pf,
+            &mut self.pl,
+            &mut self.ph,
+            &mut self.n,
+            &mut self.debt,
+            &mut self.tc,
+        ] {
+            *v = V::keep(keep, *v);
         }
         let mut s = lanes;
         'lanes: while s != 0 {
@@ -278,36 +256,20 @@ impl<V: Vec64> Group<V> {
                 }
                 let a = g.next as usize & 1;
                 let b = a ^ 1;
-                let lane = [
-                    g.faces[a],
-                    g.faces[b],
-                    g.lo[a],
-                    g.lo[b],
-                    g.hi[a],
-                    g.hi[b],
-                    u64::from(g.len[a]),
-                    u64::from(g.len[b]),
-                    0,
-                    0,
-                    0,
-                    0,
-                    0,
-                    a as u64,
-                    0,
-                    0,
-                ];
-                for (arr, x) in spill.v.iter_mut().zip(lane) {
-                    arr[i] = x;
-                }
+                self.fa = self.fa.with_lane(i, g.faces[a]);
+                self.fb = self.fb.with_lane(i, g.faces[b]);
+                self.la = self.la.with_lane(i, g.lo[a]);
+                self.lb = self.lb.with_lane(i, g.lo[b]);
+                self.ha = self.ha.with_lane(i, g.hi[a]);
+                self.hb = self.hb.with_lane(i, g.hi[b]);
+                self.na = self.na.with_lane(i, u64::from(g.len[a]));
+                self.nb = self.nb.with_lane(i, u64::from(g.len[b]));
+                self.who = self.who & !(1 << i) | (a as u32) << i;
                 self.slot[i] = slot;
                 self.active |= 1 << i;
                 continue 'lanes;
             }
             break;
-        }
-        for (v, a) in self.vars().into_iter().zip(spill.v.iter()) {
-            // SAFETY: a value of `V` exists, so the processor has its features.
-            *v = unsafe { V::load(a) };
         }
     }
 }
@@ -323,25 +285,33 @@ pub(crate) unsafe fn run<V: Vec64, const G: usize>(
     limit: u32,
     done: &mut impl FnMut(usize, Finish),
 ) {
+    // The cards of a lane's finished tricks stay below 2^32 (see `Group::tc`).
+    assert!(limit < 1 << 26, "a trick limit below 2^26");
     // SAFETY: the caller's contract.
-    let (zero, one, vlimit) = unsafe { (V::splat(0), V::splat(1), V::splat(u64::from(limit))) };
+    let (zero, one, trick, vlimit) = unsafe {
+        (
+            V::splat(0),
+            V::splat(1),
+            V::splat(1 << 32),
+            V::splat(u64::from(limit) << 32),
+        )
+    };
     // SAFETY: as above.
     let mut groups: [Group<V>; G] = std::array::from_fn(|_| unsafe { Group::new() });
-    let mut spill = Spill::default();
     let mut next = 0;
     let all = (1u32 << V::LANES) - 1;
     for g in groups.iter_mut() {
-        g.refill(all, games, &mut next, &mut spill, done);
+        g.refill(all, games, &mut next, done);
     }
     loop {
         let mut stops = [0u32; G];
         for (g, s) in groups.iter_mut().zip(stops.iter_mut()) {
-            *s = g.step(zero, one, vlimit);
+            *s = g.step(zero, one, trick, vlimit);
         }
         let mut active = 0;
         for (g, &s) in groups.iter_mut().zip(stops.iter()) {
             if s != 0 {
-                g.finish(s, games, &mut next, &mut spill, done);
+                g.finish(s, games, &mut next, done);
             }
             active |= g.active;
         }

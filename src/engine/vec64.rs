@@ -3,8 +3,8 @@
 //! registers and four in plain `u64`s (any processor). The move loop is written once over
 //! [`Vec64`]; each form is a thin wrapper of its instructions.
 //!
-//! Soundness: a value of an x86 form can only be made by [`Vec64::splat`] or [`Vec64::load`],
-//! which are `unsafe` and require the processor to have that form's features; so every other
+//! Soundness: a value of an x86 form can only be made by [`Vec64::splat`], which is `unsafe`
+//! and requires the processor to have that form's features; so every other
 //! operation, given such a value, may use the features, and is safe. The operations are
 //! `#[inline(always)]` and reach their instructions once inlined into the caller compiled with
 //! the features (`lanes64.rs` instantiates the loop under `#[target_feature]`).
@@ -25,11 +25,6 @@ pub(crate) trait Vec64: Copy {
     /// # Safety
     /// The processor has the form's features.
     unsafe fn splat(x: u64) -> Self;
-    /// Lanes from the first `LANES` values of `a`.
-    ///
-    /// # Safety
-    /// The processor has the form's features.
-    unsafe fn load(a: &[u64; 8]) -> Self;
     /// The lanes into the first `LANES` values of `a`.
     fn store(self, a: &mut [u64; 8]);
     fn add(self, o: Self) -> Self;
@@ -54,6 +49,12 @@ pub(crate) trait Vec64: Copy {
     fn tz_min(self, n: Self) -> Self;
     /// Bit `i` for lane `i`.
     fn bits(m: Self::Mask) -> u32;
+    /// The mask of the lanes `i` with bit `i` of `bits` set ([`Vec64::bits`] inverted); `self`
+    /// only vouches for the processor's features.
+    fn mask(self, bits: u32) -> Self::Mask;
+    /// `self` with lane `i` (below `LANES`) set to `x`: a refill writes a new game into the
+    /// registers, not through memory (a spill, eight-byte stores and a reload stalled on them).
+    fn with_lane(self, i: usize, x: u64) -> Self;
 }
 
 /// Four lanes in plain `u64`s, for any processor (the specification of the vector forms).
@@ -99,10 +100,6 @@ impl Vec64 for Portable {
     #[inline(always)]
     unsafe fn splat(x: u64) -> Self {
         Portable([x; 4])
-    }
-    #[inline(always)]
-    unsafe fn load(a: &[u64; 8]) -> Self {
-        Portable([a[0], a[1], a[2], a[3]])
     }
     #[inline(always)]
     fn store(self, a: &mut [u64; 8]) {
@@ -171,6 +168,17 @@ impl Vec64 for Portable {
     fn bits(m: PortableMask) -> u32 {
         (0..4).map(|i| ((m.0[i] & 1) as u32) << i).sum()
     }
+    #[inline(always)]
+    fn mask(self, bits: u32) -> PortableMask {
+        PortableMask(std::array::from_fn(|i| {
+            u64::from(bits >> i & 1 == 1).wrapping_neg()
+        }))
+    }
+    #[inline(always)]
+    fn with_lane(mut self, i: usize, x: u64) -> Self {
+        self.0[i & 3] = x;
+        self
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -222,11 +230,6 @@ mod x86 {
         #[inline(always)]
         unsafe fn splat(x: u64) -> Self {
             Avx2(unsafe { _mm256_set1_epi64x(x as i64) })
-        }
-        #[inline(always)]
-        unsafe fn load(a: &[u64; 8]) -> Self {
-            // SAFETY: `a` holds 8 readable values; the load is unaligned.
-            Avx2(unsafe { _mm256_loadu_si256(a.as_ptr() as *const __m256i) })
         }
         #[inline(always)]
         fn store(self, a: &mut [u64; 8]) {
@@ -308,6 +311,24 @@ mod x86 {
         fn bits(m: Avx2Mask) -> u32 {
             (unsafe { _mm256_movemask_pd(_mm256_castsi256_pd(m.0)) }) as u32
         }
+        #[inline(always)]
+        fn mask(self, bits: u32) -> Avx2Mask {
+            unsafe {
+                let lane_bits = _mm256_setr_epi64x(1, 2, 4, 8);
+                let b = _mm256_and_si256(_mm256_set1_epi64x(i64::from(bits)), lane_bits);
+                Avx2Mask(_mm256_cmpeq_epi64(b, lane_bits))
+            }
+        }
+        #[inline(always)]
+        fn with_lane(self, i: usize, x: u64) -> Self {
+            unsafe {
+                let at = _mm256_cmpeq_epi64(
+                    _mm256_setr_epi64x(0, 1, 2, 3),
+                    _mm256_set1_epi64x(i as i64),
+                );
+                Avx2(_mm256_blendv_epi8(self.0, _mm256_set1_epi64x(x as i64), at))
+            }
+        }
     }
 
     /// Eight lanes in a 512-bit AVX-512 register (F, CD, BW, DQ, VL).
@@ -322,11 +343,6 @@ mod x86 {
         #[inline(always)]
         unsafe fn splat(x: u64) -> Self {
             Avx512(unsafe { _mm512_set1_epi64(x as i64) })
-        }
-        #[inline(always)]
-        unsafe fn load(a: &[u64; 8]) -> Self {
-            // SAFETY: `a` holds 8 readable values; the load is unaligned.
-            Avx512(unsafe { _mm512_loadu_si512(a.as_ptr() as *const __m512i) })
         }
         #[inline(always)]
         fn store(self, a: &mut [u64; 8]) {
@@ -394,6 +410,14 @@ mod x86 {
         #[inline(always)]
         fn bits(m: u8) -> u32 {
             u32::from(m)
+        }
+        #[inline(always)]
+        fn mask(self, bits: u32) -> u8 {
+            bits as u8
+        }
+        #[inline(always)]
+        fn with_lane(self, i: usize, x: u64) -> Self {
+            Avx512(unsafe { _mm512_mask_set1_epi64(self.0, 1 << (i & 7), x as i64) })
         }
     }
 }

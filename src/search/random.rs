@@ -7,7 +7,7 @@ use thiserror::Error;
 use super::stats::{FoundCycle, GameStats};
 use crate::card::{Card, DeckSpec, KINDS};
 use crate::deal::CHUNK;
-use crate::deal::shuffle_cards;
+use crate::deal::{padded, shuffle_cards, shuffle64};
 use crate::engine::Outcome;
 use crate::engine::batch64::Batch;
 use crate::engine::cycle::play_state;
@@ -195,11 +195,20 @@ fn play_range_lanes(
     batch: &mut Batch,
 ) {
     let mut long = Vec::new();
+    // Unbalanced deals are shuffled in place in 64 slots (the same shuffle as `cfg.deal`'s,
+    // its draws computed together) and cut into hands without copies.
+    let n = cfg.deck.total();
+    let deck = padded(&cfg.deck);
     batch.play_deals(
         lo..hi,
         |index| {
-            cfg.deal(index, cards);
-            Deal64::deal(cards)
+            if cfg.balanced_faces {
+                cfg.deal(index, cards);
+                return Deal64::deal(cards);
+            }
+            let mut slots = deck;
+            shuffle64(&mut slots, n, cfg.seed, index);
+            Deal64::from_deal_order(&slots, n)
         },
         |index, f| match f {
             Finish::Won {
