@@ -21,29 +21,20 @@ impl Checkpoint {
     /// Opens the checkpoint `dir` of the run `fingerprint`: with `resume`, an existing one of the
     /// same run (an error if there is none); without, a fresh one (any old one is removed).
     pub fn open(dir: &Path, fingerprint: &str, resume: bool) -> Result<Checkpoint, DiscoverError> {
-        let io = |e: std::io::Error| DiscoverError::Checkpoint(format!("{}: {e}", dir.display()));
-        let fp = dir.join(FINGERPRINT);
         if resume {
-            match std::fs::read_to_string(&fp) {
-                Ok(s) if s == fingerprint => {}
-                Ok(_) => {
-                    return Err(DiscoverError::NoCheckpoint(format!(
-                        "{} belongs to another run",
-                        dir.display()
-                    )));
-                }
-                Err(_) => return Err(DiscoverError::NoCheckpoint(dir.display().to_string())),
-            }
-        } else {
-            if dir.exists() {
-                std::fs::remove_dir_all(dir).map_err(io)?;
-            }
-            std::fs::create_dir_all(dir).map_err(io)?;
-            write_atomic(&fp, fingerprint.as_bytes()).map_err(io)?;
+            return match Self::run_of(dir) {
+                Some(s) if s == fingerprint => Ok(Self::at(dir)),
+                Some(_) => Err(DiscoverError::NoCheckpoint(format!(
+                    "{} belongs to another run",
+                    dir.display()
+                ))),
+                None => Err(DiscoverError::NoCheckpoint(dir.display().to_string())),
+            };
         }
-        Ok(Checkpoint {
-            dir: dir.to_path_buf(),
-        })
+        if dir.exists() {
+            std::fs::remove_dir_all(dir).map_err(|e| Self::io(dir, e))?;
+        }
+        Self::make(dir, fingerprint)
     }
 
     /// Opens the checkpoint `dir` of the run `fingerprint` that several processes share (the
@@ -51,33 +42,41 @@ impl Checkpoint {
     /// or not `--resume` was given, as another shard may have made it), refused if it is of
     /// another run.
     pub fn join(dir: &Path, fingerprint: &str) -> Result<Checkpoint, DiscoverError> {
-        let io = |e: std::io::Error| DiscoverError::Checkpoint(format!("{}: {e}", dir.display()));
-        let fp = dir.join(FINGERPRINT);
-        match std::fs::read_to_string(&fp) {
-            Ok(s) if s == fingerprint => {}
-            Ok(_) => {
-                return Err(DiscoverError::NoCheckpoint(format!(
-                    "{} belongs to another run; remove it or give another --out",
-                    dir.display()
-                )));
-            }
-            Err(_) => {
-                std::fs::create_dir_all(dir).map_err(io)?;
-                write_atomic(&fp, fingerprint.as_bytes()).map_err(io)?;
-            }
+        match Self::run_of(dir) {
+            Some(s) if s == fingerprint => Ok(Self::at(dir)),
+            Some(_) => Err(DiscoverError::NoCheckpoint(format!(
+                "{} belongs to another run; remove it or give another --out",
+                dir.display()
+            ))),
+            None => Self::make(dir, fingerprint),
         }
-        Ok(Checkpoint {
-            dir: dir.to_path_buf(),
-        })
     }
 
-    /// The folder (shared by the processes of a job array, which exchange steps through it).
-    pub fn dir(&self) -> &Path {
-        &self.dir
+    /// The fingerprint of the run whose checkpoint `dir` is, if it is one.
+    fn run_of(dir: &Path) -> Option<String> {
+        std::fs::read_to_string(dir.join(FINGERPRINT)).ok()
+    }
+
+    /// Makes the checkpoint `dir` of the run `fingerprint`.
+    fn make(dir: &Path, fingerprint: &str) -> Result<Checkpoint, DiscoverError> {
+        std::fs::create_dir_all(dir).map_err(|e| Self::io(dir, e))?;
+        write_atomic(&dir.join(FINGERPRINT), fingerprint.as_bytes())
+            .map_err(|e| Self::io(dir, e))?;
+        Ok(Self::at(dir))
+    }
+
+    fn at(dir: &Path) -> Checkpoint {
+        Checkpoint {
+            dir: dir.to_path_buf(),
+        }
+    }
+
+    fn io(dir: &Path, e: std::io::Error) -> DiscoverError {
+        DiscoverError::Checkpoint(format!("{}: {e}", dir.display()))
     }
 
     /// The file of step `name`.
-    pub fn step_path(&self, name: &str) -> PathBuf {
+    fn step_path(&self, name: &str) -> PathBuf {
         self.dir.join(format!("{name}.json"))
     }
 
