@@ -247,17 +247,29 @@ fn commit() -> Option<String> {
 /// results, except inside the tracked `results/` tree, where they go to the same path under
 /// `out/work/` instead (a result file there is written only when finished).
 pub fn work_dir(out: &Path) -> PathBuf {
-    let clean: PathBuf = out
-        .components()
-        .filter(|c| !matches!(c, Component::CurDir))
-        .collect();
-    match clean.components().next() {
-        Some(Component::Normal(first)) if first == "results" => {
-            Path::new(DEFAULT_OUT).join("work").join(clean)
-        }
-        _ => out.to_path_buf(),
+    if in_results(out) {
+        let clean: PathBuf = out
+            .components()
+            .filter(|c| !matches!(c, Component::CurDir))
+            .collect();
+        Path::new(DEFAULT_OUT).join("work").join(clean)
+    } else {
+        out.to_path_buf()
     }
 }
+
+/// Whether `out` is the tracked `results/` tree or a folder in it (a path relative to the
+/// repository root, as the commands that write there are run).
+pub fn in_results(out: &Path) -> bool {
+    let mut parts = out.components().filter(|c| !matches!(c, Component::CurDir));
+    matches!(parts.next(), Some(Component::Normal(first)) if first == RESULTS)
+}
+
+/// The tracked results tree, relative to the repository root.
+pub const RESULTS: &str = "results";
+
+/// Where the catalogue of balanced cycles lives in the results tree.
+pub const CATALOGUE_DIR: &str = "results/balanced";
 
 /// Where the checkpoint or shard file `path` of a run goes: [`work_dir`] of its folder.
 pub fn work_path(path: &Path) -> PathBuf {

@@ -38,6 +38,7 @@ fn config(deck: &str, scope: Scope) -> Config {
     Config {
         deck: deck.parse::<DeckSpec>().unwrap(),
         scope,
+        separator: None,
         max_positions: 1_000_000,
         stop_after_censuses: None,
     }
@@ -231,6 +232,123 @@ fn bad_decks_exit_2() {
         dir("none").to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(2));
+    for (args, says) in [
+        (&["--separator", "X"][..], "give a face kind"),
+        (&["--separator", "-"][..], "give a face kind"),
+        (&["--deck", "camicia", "--separator", "A"][..], "holds no A"),
+        (
+            &["--deck", "11-2J2Q2K1A", "--separator", "A"][..],
+            "no frame",
+        ),
+    ] {
+        let o = ansatz(&[&["discover", "-q"][..], args].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn another_separator_gives_its_own_frame_and_name() {
+    let out = dir("separator");
+    let o = ansatz(&[
+        "discover",
+        "--deck",
+        "16-2J2Q2K2A",
+        "--separator",
+        "q",
+        "--route",
+        "ansatz",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    // Exit 1: this frame of the small deck has no balanced cycle, but the run is whole.
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["frame"], "Δ1 Q--/Q-- (1)");
+    assert!(out.join("discover-16-2J2Q2K2A-sepQ-ansatz.jsonl").exists());
+    // The deck's own lowest face kind named is the default run, under the default name.
+    let o = ansatz(&[
+        "discover",
+        "--deck",
+        "8-2J2Q2K2A",
+        "--separator",
+        "J",
+        "--route",
+        "ansatz",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(out.join("discover-8-2J2Q2K2A-ansatz.jsonl").exists());
+    let _ = std::fs::remove_dir_all(out);
+}
+
+/// With `--out` in the results tree, a discovery on the standard deck rebuilds the catalogue
+/// from every result file there, its own included; its checkpoint stays out of `results/`.
+#[test]
+fn a_discovery_into_results_rebuilds_the_catalogue() {
+    let root = dir("results-tree");
+    let assembled = root.join("results/assemble");
+    std::fs::create_dir_all(&assembled).unwrap();
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(
+        repo.join("results/assemble/paper-2024-k3.jsonl"),
+        assembled.join("paper-2024-k3.jsonl"),
+    )
+    .unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_ansatz"))
+        .args([
+            "discover",
+            "--quick",
+            "--route",
+            "insertion",
+            "--beam",
+            "2",
+            "--json",
+            "--out",
+            "results/discover",
+        ])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    // The insertion route alone finds no balanced cycle of the standard deck (exit 1).
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let files: Vec<&str> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert!(
+        files.contains(&"results/balanced/balanced-cycles.jsonl"),
+        "{files:?}"
+    );
+    let cat = std::fs::read_to_string(root.join("results/balanced/balanced-cycles.jsonl")).unwrap();
+    let summary: Value = serde_json::from_str(cat.lines().next().unwrap()).unwrap();
+    // The two result files (the assemble run and this discovery) and the 2024 pieces' 4 cycles.
+    assert_eq!(summary["summary"]["files"], 2, "{cat}");
+    assert_eq!(summary["summary"]["balanced_cycles"], 4);
+    let run: Value = serde_json::from_str(cat.lines().last().unwrap()).unwrap();
+    assert_eq!(
+        run["run"]["command"],
+        "ansatz catalogue --out results/balanced"
+    );
+    assert!(!root.join("results/discover/work").exists());
+    let _ = std::fs::remove_dir_all(root);
 }
 
 /// The quick scope on the standard deck against the committed catalogue (a few minutes on 2

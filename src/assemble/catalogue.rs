@@ -1,6 +1,7 @@
-//! The catalogue of balanced cycles: every cycle with balanced deals in a set of `assemble` result
-//! files (`*.jsonl`), told apart by cycle id, each pair of mirror images counted once, and every
-//! balanced deal replayed with the reference engine before it is listed.
+//! The catalogue of balanced cycles: every cycle with balanced deals in a set of result files
+//! (`*.jsonl` of `assemble` and of `discover` on the standard deck), told apart by cycle id, each
+//! pair of mirror images counted once, and every balanced deal replayed with the reference engine
+//! before it is listed.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -36,14 +37,27 @@ pub enum CatalogueError {
     },
 }
 
-/// One line of an `assemble` result file, as far as the catalogue reads it.
+/// One line of an `assemble` or `discover` result file, as far as the catalogue reads it.
 #[derive(Deserialize)]
 #[serde(rename_all = "lowercase")]
 enum Line {
     Meta(Meta),
     Summary(serde::de::IgnoredAny),
     Cycle(CycleLine),
+    Stage(serde::de::IgnoredAny),
     Run(Meta),
+}
+
+/// The first line of a `discover` result file, as far as telling its deck.
+#[derive(Deserialize)]
+struct DiscoverHead {
+    summary: DiscoverSummary,
+}
+
+#[derive(Deserialize)]
+struct DiscoverSummary {
+    deck: String,
+    scope: String,
 }
 
 /// The command of a result file: in its `run` line (or, written by older versions, its meta).
@@ -125,8 +139,8 @@ impl Catalogue {
     }
 }
 
-/// Every `assemble` result file under `paths` (files as given; in directories, every `*.jsonl`
-/// whose first line is an assemble meta line), sorted.
+/// Every result file under `paths` (files as given; in directories, every `*.jsonl` whose first
+/// line is an assemble meta line or the summary of a discovery on the standard deck), sorted.
 pub fn result_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CatalogueError> {
     let mut out = Vec::new();
     for p in paths {
@@ -150,23 +164,34 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), CatalogueError> {
         let path = e.map_err(io)?.path();
         if path.is_dir() {
             walk(&path, out)?;
-        } else if path.extension().is_some_and(|x| x == "jsonl") && is_assemble_result(&path) {
+        } else if path.extension().is_some_and(|x| x == "jsonl") && is_result_file(&path) {
             out.push(path);
         }
     }
     Ok(())
 }
 
-/// Whether a file opens with an `assemble` meta line.
-fn is_assemble_result(path: &Path) -> bool {
-    use std::io::Read;
-    let mut head = [0u8; 9];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|()| &head == b"{\"meta\":{")
+/// Whether a file opens with an `assemble` meta line, or is a discovery on the standard deck
+/// (other decks' balanced deals are not 26/26 standard deals).
+fn is_result_file(path: &Path) -> bool {
+    use std::io::BufRead;
+    let mut first = String::new();
+    let read =
+        std::fs::File::open(path).and_then(|f| std::io::BufReader::new(f).read_line(&mut first));
+    if read.is_err() {
+        return false;
+    }
+    first.starts_with("{\"meta\":{")
+        || serde_json::from_str::<DiscoverHead>(&first).is_ok_and(|h| {
+            !h.summary.scope.is_empty()
+                && h.summary
+                    .deck
+                    .parse::<DeckSpec>()
+                    .is_ok_and(|d| d.is_standard())
+        })
 }
 
-/// Reads `files` (standard-deck `assemble` results) and builds the catalogue. Each balanced deal is
+/// Reads `files` (standard-deck `assemble` and `discover` results) and builds the catalogue. Each balanced deal is
 /// checked: a standard deck dealt 26/26, whose game (reference engine) never ends and reaches the
 /// cycle listed; its mirror image reaches the mirror cycle. A cycle listed in several files, or
 /// listed in one and its mirror image in another, is one entry whose deals are the union.
@@ -187,12 +212,15 @@ pub fn build(files: &[PathBuf]) -> Result<Catalogue, CatalogueError> {
         };
         let mut lines = Vec::new();
         for (i, raw) in text.lines().enumerate() {
-            let line: Line = serde_json::from_str(raw)
-                .map_err(|e| bad(i, format!("not an assemble result line: {e}")))?;
+            let line: Line =
+                serde_json::from_str(raw).map_err(|e| bad(i, format!("not a result line: {e}")))?;
             lines.push(line);
         }
-        if !matches!(lines.first(), Some(Line::Meta(_))) {
-            return Err(bad(0, "the first line is not the meta line".into()));
+        if !matches!(lines.first(), Some(Line::Meta(_) | Line::Summary(_))) {
+            return Err(bad(
+                0,
+                "the first line is neither a meta nor a summary line".into(),
+            ));
         }
         let command = lines
             .iter()

@@ -57,7 +57,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let files = result_files(&paths).map_err(|e| BadInput(e.to_string()))?;
     let cat = build(&files).map_err(|e| BadInput(e.to_string()))?;
-    let (summary, text) = write_catalogue(&cat, &args.out, started.elapsed().as_secs_f64())?;
+    let (summary, text) = write_catalogue(
+        &cat,
+        &args.out,
+        crate::provenance::this_command(),
+        started.elapsed().as_secs_f64(),
+    )?;
     if let Some(dir) = &args.html {
         let pb = super::progress::bar(cat.entries.len() as u64, "cycles drawn", args.json);
         crate::picture::page::write_page(dir, &cat, &|n| pb.inc(n))

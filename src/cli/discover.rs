@@ -29,9 +29,10 @@ Examples:
   ansatz discover --quick --shard 0/4 --out /shared/d   # task 0 of 4 (then: ansatz merge /shared/d/*.bin)
   ansatz discover --quick --hosts hosts.txt --process 0 --workers 2
   ansatz discover --route insertion --beam 128  # the second route alone, a wider beam
+  ansatz discover --quick --separator Q --route ansatz   # the frame Δ1 Q Δ2 Q Δ3 Q--/Q--
 
 Stages: frame (the separator is the deck's lowest face kind, as the Jack of the 2024 frame
-Δ1 J Δ2 J Δ3 J-/J-; the pieces hold the other face kinds), filter (the piece of the bare frame
+Δ1 J Δ2 J Δ3 J-/J-, or the kind --separator names; the pieces hold the other face kinds), filter (the piece of the bare frame
 with the most faces), heads (every head template PREFIX FILTER J HEAD {TEST} J-/J- with HEAD = a
 number cards, one face, b number cards: its pieces, exactly, and their accumulation), census (every
 deck holding each accumulator shape, the rest of the deck in every arrangement; a deck whose frame
@@ -67,6 +68,10 @@ pub struct Args {
     /// Cycles the insertion route keeps at each size (default: 64 with --quick, else 256).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
     beam: Option<u64>,
+    /// The frame's separator kind (J, Q, K or A): the card closing each piece and in player 2's
+    /// hand. Default: the deck's lowest face kind (the Jack of the 2024 frame).
+    #[arg(long, value_name = "KIND")]
+    separator: Option<char>,
     /// Most positions of one family's backward closure.
     #[arg(long, default_value_t = 20_000_000, value_name = "N")]
     max_positions: u64,
@@ -137,10 +142,28 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .deck
         .parse()
         .map_err(|e: crate::card::DeckError| BadInput(e.to_string()))?;
+    let separator = match args.separator {
+        None => None,
+        Some(c) => match crate::card::DASH_SYMBOLS
+            .iter()
+            .position(|&s| s == c.to_ascii_uppercase())
+        {
+            Some(k) if k > 0 => Some(k as crate::card::Card),
+            _ => {
+                return Err(
+                    BadInput(format!("--separator {c}: give a face kind, J, Q, K or A")).into(),
+                );
+            }
+        },
+    };
     // Checked before any work or checkpoint, so bad decks exit 2 at once.
-    crate::discover::frame::derive(deck).map_err(|e| BadInput(e.to_string()))?;
+    crate::discover::frame::derive(deck, separator).map_err(|e| BadInput(e.to_string()))?;
+    // The deck's own separator asked for by name is the default run (one name, one checkpoint).
+    let lowest = crate::discover::frame::derive(deck, None).map(|d| d.separator);
+    let separator = separator.filter(|&s| lowest.as_ref().ok() != Some(&s));
     let config = Config {
         deck,
+        separator,
         scope: if args.quick {
             Scope::QUICK
         } else {

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::assemble::CycleHit;
 use crate::assemble::records::FamilyDone;
 use crate::backward::closure::Config as ClosureConfig;
-use crate::card::DeckSpec;
+use crate::card::{Card, DeckSpec, symbol};
 use balance::{BalancedCycle, Found};
 use census::CensusDone;
 use checkpoint::Checkpoint;
@@ -41,9 +41,11 @@ pub enum DiscoverError {
     #[error("deck {0} holds {1} cards, an odd number: no deal is balanced")]
     OddDeck(String, usize),
     #[error(
-        "deck {0} has no frame: it needs at least 2 cards of its lowest face kind (the separators), another face kind for the pieces, and 2 number cards"
+        "deck {0} has no frame: it needs at least 2 cards of the separator kind (its lowest face kind unless --separator says), another face kind for the pieces, and 2 number cards"
     )]
     NoFrame(String),
+    #[error("deck {0} holds no {1}: it cannot be the separator")]
+    NoSeparator(String, char),
     #[error("no checkpoint to resume: {0}")]
     NoCheckpoint(String),
     #[error("the checkpoint {0}")]
@@ -134,6 +136,8 @@ pub enum Route {
 pub struct Config {
     pub deck: DeckSpec,
     pub scope: Scope,
+    /// The frame's separator kind when not the deck's lowest face kind (`--separator`).
+    pub separator: Option<Card>,
     /// Most positions of one family's backward closure.
     pub max_positions: u64,
     /// Stop after this many censuses, as an interruption would (for testing resume).
@@ -212,8 +216,11 @@ impl Observer for Silent {
 impl Config {
     /// Names the run in its checkpoint: a checkpoint is resumed only by the same run.
     pub fn fingerprint(&self) -> String {
+        let sep = self
+            .separator
+            .map_or(String::new(), |c| format!(" separator={}", symbol(c)));
         format!(
-            "discover v2 deck={} scope={:?} max_positions={}",
+            "discover v2 deck={} scope={:?} max_positions={}{sep}",
             self.deck, self.scope, self.max_positions
         )
     }
@@ -344,7 +351,7 @@ pub fn run(
     resume: bool,
     obs: &dyn Observer,
 ) -> Result<Discovery, DiscoverError> {
-    frame::derive(config.deck)?;
+    frame::derive(config.deck, config.separator)?;
     let ckpt = Checkpoint::open(work, &config.fingerprint(), resume)?;
     let local = steps::Local { checkpoint: ckpt };
     let d = run_steps(config, &local, obs)?;
@@ -359,7 +366,7 @@ pub fn run_steps(
     steps: &dyn Steps,
     obs: &dyn Observer,
 ) -> Result<Discovery, DiscoverError> {
-    let df = frame::derive(config.deck)?;
+    let df = frame::derive(config.deck, config.separator)?;
     let scope = config.scope;
     let half = (config.deck.total() / 2) as u8;
     let threshold = half.saturating_sub(scope.accumulation_margin);

@@ -11,11 +11,12 @@ use super::random::write;
 use crate::assemble::catalogue::Catalogue;
 use crate::provenance::Run;
 
-/// Writes the catalogue's files to `out`; returns its summary and its readable text (without
-/// the run).
+/// Writes the catalogue's files to `out`, with `command` as the command that rebuilds them;
+/// returns its summary and its readable text (without the run).
 pub fn write_catalogue(
     cat: &Catalogue,
     out: &Path,
+    command: String,
     seconds: f64,
 ) -> Result<(Value, Vec<u8>), RunError> {
     let summary = json!({
@@ -31,7 +32,7 @@ pub fn write_catalogue(
         jsonl.push_str(&json!({ "cycle": e }).to_string());
         jsonl.push('\n');
     }
-    let run = Run::here(crate::provenance::this_command(), 1, seconds);
+    let run = Run::here(command, 1, seconds);
     jsonl.push_str(&run.line());
     jsonl.push('\n');
     std::fs::create_dir_all(out)
@@ -49,7 +50,7 @@ pub fn write_catalogue(
 pub fn print_text(out: &mut dyn Write, cat: &Catalogue) -> std::io::Result<()> {
     writeln!(
         out,
-        "# ansatz catalogue {}: balanced cycles of {} assemble result files, every deal replayed",
+        "# ansatz catalogue {}: balanced cycles of {} result files, every deal replayed",
         env!("CARGO_PKG_VERSION"),
         cat.files.len()
     )?;

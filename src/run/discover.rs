@@ -32,12 +32,16 @@ pub struct DiscoverAnswer {
     pub threads: usize,
 }
 
-/// The name of a discovery's files: `discover-DECK[-quick][-ansatz|-insertion][-beamN]` (the
-/// route when only one is taken, the beam when it is not the scope's own).
+/// The name of a discovery's files: `discover-DECK[-quick][-sepS][-ansatz|-insertion][-beamN]`
+/// (the separator when asked for, the route when only one is taken, the beam when it is not the
+/// scope's own).
 pub fn name_of(config: &Config, quick: bool) -> String {
     let scope = &config.scope;
     let own = if quick { Scope::QUICK } else { Scope::DEFAULT };
     let mut n = name(config.deck, quick);
+    if let Some(s) = config.separator {
+        n.push_str(&format!("-sep{}", crate::card::symbol(s)));
+    }
     match (scope.ansatz, scope.insertion) {
         (true, None) => n.push_str("-ansatz"),
         (false, _) => n.push_str("-insertion"),
@@ -143,7 +147,8 @@ impl Job for DiscoverJob<'_> {
     }
 
     fn execute(&self, mode: &Mode) -> Result<Ran<DiscoverPart>, RunError> {
-        crate::discover::frame::derive(self.config.deck).map_err(RunError::input)?;
+        crate::discover::frame::derive(self.config.deck, self.config.separator)
+            .map_err(RunError::input)?;
         let started = Instant::now();
         let found = match mode {
             Mode::Single => {
@@ -213,7 +218,14 @@ impl Job for DiscoverJob<'_> {
             Path::to_path_buf,
         );
         let run = Run::here(ctx.command, threads, seconds);
-        let files = write_files(&dir, &ctx.name, &found, &run)?;
+        let mut files = write_files(&dir, &ctx.name, &found, &run)?;
+        let standard = found
+            .deck
+            .parse::<DeckSpec>()
+            .is_ok_and(|d| d.is_standard());
+        if crate::provenance::in_results(&dir) && standard {
+            files.extend(write_catalogue()?);
+        }
         Ok(DiscoverAnswer {
             found,
             files,
@@ -383,6 +395,33 @@ pub fn text(d: &Discovery) -> String {
         ));
     }
     s
+}
+
+/// The catalogue of the results tree rebuilt, now with this discovery's result file in it:
+/// `results/balanced/balanced-cycles.{jsonl,txt}`, every deal replayed, as `ansatz catalogue
+/// --out results/balanced` writes it.
+fn write_catalogue() -> Result<Vec<String>, RunError> {
+    use crate::assemble::catalogue::{build, result_files};
+    use crate::provenance::{CATALOGUE_DIR, RESULTS};
+    let started = std::time::Instant::now();
+    let files =
+        result_files(&[PathBuf::from(RESULTS)]).map_err(|e| RunError::Input(e.to_string()))?;
+    let cat = build(&files).map_err(|e| RunError::Input(e.to_string()))?;
+    let out = Path::new(CATALOGUE_DIR);
+    super::catalogue::write_catalogue(
+        &cat,
+        out,
+        format!("ansatz catalogue --out {CATALOGUE_DIR}"),
+        started.elapsed().as_secs_f64(),
+    )?;
+    Ok(["jsonl", "txt"]
+        .iter()
+        .map(|x| {
+            out.join(format!("balanced-cycles.{x}"))
+                .display()
+                .to_string()
+        })
+        .collect())
 }
 
 /// DIR/NAME.jsonl (a summary line, one line per balanced cycle with its deals, one per stage, the
