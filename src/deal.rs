@@ -48,7 +48,8 @@ pub fn random_standard_cards(seed: u64, index: u64) -> [Card; 52] {
 }
 
 /// [`random_standard_cards`]'s deal `index` straight into the 64-card lanes' form: the same deal,
-/// without the byte copies (`ansatz bench`).
+/// without the byte copies (the reference of the dealer that `ansatz bench` and random search play,
+/// `engine::source64::Dealer`).
 #[inline]
 pub fn random_standard_deal64(seed: u64, index: u64) -> Deal64 {
     let mut cards = STANDARD64;
@@ -58,7 +59,7 @@ pub fn random_standard_deal64(seed: u64, index: u64) -> Deal64 {
 
 /// The standard deck in the order [`DeckSpec::cards`] lists it, padded to 64 slots with number
 /// cards (which the lanes' planes read as empty slots).
-const STANDARD64: [Card; 64] = padded(&DeckSpec::STANDARD);
+pub const STANDARD64: [Card; 64] = padded(&DeckSpec::STANDARD);
 
 /// `deck`'s cards in the order [`DeckSpec::cards`] lists them (kind by kind), in 64 slots, the
 /// rest number cards; at most 64 cards.
@@ -90,7 +91,7 @@ pub fn shuffle64(cards: &mut [Card; 64], n: usize, seed: u64, index: u64) {
 /// The draws of a shuffle ([`batch_draws`]) with the widest vectors the processor has (or
 /// `ANSATZ_ISA` allows): true when `js` holds them, false to shuffle with the plain loop.
 #[inline]
-fn draws(state: u64, n: usize, js: &mut [u8; 64]) -> bool {
+pub(crate) fn draws(state: u64, n: usize, js: &mut [u8; 64]) -> bool {
     #[cfg(target_arch = "x86_64")]
     match Isa::get() {
         // SAFETY: the processor has the features (checked by `Isa::get`).

@@ -83,6 +83,75 @@ impl SplitMix64 {
     }
 }
 
+/// [`SplitMix64::shuffle64`] a few swaps at a time ([`SplitMix64::start_shuffle64`]), so that
+/// the swaps, a chain of scalar loads and stores, can run between the steps of the vector lanes.
+#[derive(Clone, Debug)]
+pub struct StepShuffle {
+    js: [u8; 64],
+    /// The next draw to apply, and the draws in all (`n - 1`).
+    k: usize,
+    draws: usize,
+}
+
+impl Default for StepShuffle {
+    /// A finished shuffle.
+    fn default() -> Self {
+        StepShuffle {
+            js: [0; 64],
+            k: 0,
+            draws: 0,
+        }
+    }
+}
+
+impl StepShuffle {
+    /// Whether every swap is applied.
+    #[inline(always)]
+    pub fn finished(&self) -> bool {
+        self.k == self.draws
+    }
+
+    /// Applies up to `count` more swaps to `v`; true when the shuffle is finished.
+    #[inline(always)]
+    pub fn swaps<T>(&mut self, v: &mut [T; 64], count: usize) -> bool {
+        let end = (self.k + count).min(self.draws);
+        let last = self.draws;
+        for k in self.k..end {
+            // Both below 64 (`k < draws < 64`): the masks only spare the bounds checks.
+            v.swap((last - k) & 63, usize::from(self.js[k & 63]) & 63);
+        }
+        self.k = end;
+        end == self.draws
+    }
+}
+
+impl SplitMix64 {
+    /// The start of [`SplitMix64::shuffle64`] of `n` items (`2 <= n <= 64`) into `st`: its
+    /// draws, with the swaps left to [`StepShuffle::swaps`], which then give the same
+    /// permutation. False (`st` finished, the stream untouched) where `shuffle64` would take the
+    /// plain loop: the caller shuffles with [`SplitMix64::shuffle`].
+    #[inline]
+    pub fn start_shuffle64(
+        &mut self,
+        n: usize,
+        draws: impl FnOnce(u64, usize, &mut [u8; 64]) -> bool,
+        st: &mut StepShuffle,
+    ) -> bool {
+        assert!(
+            (2..=64).contains(&n),
+            "start_shuffle64 shuffles 2 to 64 items"
+        );
+        st.k = 0;
+        if !draws(self.0, n, &mut st.js) {
+            st.draws = 0;
+            return false;
+        }
+        st.draws = n - 1;
+        self.0 = self.0.wrapping_add(GAMMA.wrapping_mul(n as u64 - 1));
+        true
+    }
+}
+
 /// The increment of SplitMix64's counter (the golden ratio, odd).
 const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 
@@ -157,6 +226,27 @@ mod tests {
                     b.next_u64(),
                     "stream state, n {n} index {index}"
                 );
+            }
+        }
+    }
+
+    /// The shuffle in steps gives [`SplitMix64::shuffle64`]'s permutation, whatever the steps.
+    #[test]
+    fn step_shuffle_equals_shuffle64() {
+        for n in 2..=64 {
+            for index in 0..100 {
+                let mut a = SplitMix64::for_index(n as u64, index);
+                let mut b = a.clone();
+                let mut va: [u16; 64] = std::array::from_fn(|i| i as u16);
+                let mut vb = va;
+                a.shuffle64(&mut va, n, |s, n, js| !batch_draws(s, n, js));
+                let mut st = StepShuffle::default();
+                assert!(b.start_shuffle64(n, |s, n, js| !batch_draws(s, n, js), &mut st));
+                let count = 1 + index as usize % 9;
+                while !st.swaps(&mut vb, count) {}
+                assert!(st.finished());
+                assert_eq!(va, vb, "n {n} index {index}");
+                assert_eq!(a.next_u64(), b.next_u64(), "n {n} index {index}");
             }
         }
     }

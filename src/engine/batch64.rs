@@ -5,6 +5,7 @@
 use crate::card::Card;
 use crate::engine::lanes::Finish;
 use crate::engine::lanes64::{self, Deal64, Lanes64};
+use crate::engine::source64::Dealer;
 
 /// Games a batch holds: enough that the eight lanes rarely wait.
 const BATCH: usize = 1024;
@@ -55,7 +56,8 @@ impl Batch {
     /// Plays the numbered deals `indices` in batches of this one (which must be empty):
     /// `deal(index)` gives a deal's position; `each(index, finish)` hears of every game, those
     /// that ended in no particular order, and [`Finish::TooLong`] for the ones the caller must
-    /// finish with the cycle engine. (Random search and `ansatz bench`.)
+    /// finish with the cycle engine. (Random search of balanced deals; the other random deals take
+    /// [`Batch::play_shuffled`].)
     pub fn play_deals(
         &mut self,
         indices: std::ops::Range<u64>,
@@ -76,6 +78,35 @@ impl Batch {
             }
         }
         report(self);
+    }
+
+    /// Plays the deals `indices` under `seed` of a deck in deal order (`deck`'s first `n`
+    /// slots, the rest number cards), each shuffled by [`crate::deal::shuffle64`] and dealt by
+    /// [`Deal64::from_deal_order`], the shuffles made while the lanes play
+    /// ([`crate::engine::source64::Dealer`]); `each` as for [`Batch::play_deals`] (which gives
+    /// the same reports for these deals). The batch is not used and stays empty.
+    pub fn play_shuffled(
+        &mut self,
+        deck: &[Card; 64],
+        n: usize,
+        seed: u64,
+        indices: std::ops::Range<u64>,
+        mut each: impl FnMut(u64, Finish),
+    ) {
+        let lo = indices.start;
+        let mut dealer = Dealer::new(*deck, n, seed, indices, crate::deal::draws);
+        self.long.clear();
+        let long = &mut self.long;
+        self.lanes.run_games(&mut dealer, LIMIT, |i, f| {
+            if f == Finish::TooLong {
+                long.push(i);
+            } else {
+                each(lo + i as u64, f);
+            }
+        });
+        for &i in long.iter() {
+            each(lo + i as u64, Finish::TooLong);
+        }
     }
 
     /// [`Batch::flush`] that also reports every game that ended, `ended(payload, finish)`, in no

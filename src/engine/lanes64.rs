@@ -14,7 +14,8 @@
 
 use crate::card::Card;
 use crate::engine::lanes::{Finish, Isa};
-use crate::engine::{moves64, vec64};
+use crate::engine::source64::{Games, Slice};
+use crate::engine::{kinds64, moves64, vec64};
 
 /// A position at a trick boundary in the lanes' form.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -219,7 +220,17 @@ impl Lanes64 {
     /// with `done(index in games, finish)`, in no particular order. The one dispatch point: the
     /// lanes of the best instruction set the processor has (or that `ANSATZ_ISA` names) play;
     /// the answers are the same whichever.
-    pub fn run(&mut self, games: &[Deal64], limit: u32, mut done: impl FnMut(usize, Finish)) {
+    pub fn run(&mut self, games: &[Deal64], limit: u32, done: impl FnMut(usize, Finish)) {
+        self.run_games(&mut Slice::new(games), limit, done);
+    }
+
+    /// [`Lanes64::run`] of the games of a source (numbered as it numbers them).
+    pub(crate) fn run_games(
+        &mut self,
+        games: &mut impl Games,
+        limit: u32,
+        mut done: impl FnMut(usize, Finish),
+    ) {
         #[cfg(target_arch = "x86_64")]
         {
             match Isa::get() {
@@ -274,7 +285,11 @@ impl MidLanes64 {
 
 /// The portable lanes, whatever the processor: four `u64` lanes, one group (two groups measured
 /// slower: 0.33 against 0.40 M games per CPU-second, `ANSATZ_ISA=portable`).
-pub fn run_portable(games: &[Deal64], limit: u32, done: &mut impl FnMut(usize, Finish)) {
+pub(crate) fn run_portable(
+    games: &mut impl Games,
+    limit: u32,
+    done: &mut impl FnMut(usize, Finish),
+) {
     // SAFETY: the portable form needs no processor feature.
     unsafe { moves64::run::<vec64::Portable, 1>(games, limit, done) }
 }
@@ -288,6 +303,7 @@ pub fn run_with_isa(
     limit: u32,
     mut done: impl FnMut(usize, Finish),
 ) -> bool {
+    let games = &mut Slice::new(games);
     match isa {
         Isa::Portable => {
             run_portable(games, limit, &mut done);
@@ -328,15 +344,20 @@ pub fn run_with_isa(
 }
 
 /// Eight lanes in AVX-512 registers, two groups side by side (2.17 M games per CPU-second
-/// against 1.75 with one group, `ansatz bench --threads 1`).
+/// against 1.75 with one group, `ansatz bench --threads 1`); games of at most 31 face cards (a
+/// batch of them) in the leaner loop of `kinds64.rs`.
 ///
 /// # Safety
 /// The processor has the features enabled here.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn run_avx512(games: &[Deal64], limit: u32, done: &mut impl FnMut(usize, Finish)) {
-    // SAFETY: the caller's contract.
-    unsafe { moves64::run::<vec64::Avx512, 2>(games, limit, done) }
+unsafe fn run_avx512(games: &mut impl Games, limit: u32, done: &mut impl FnMut(usize, Finish)) {
+    // SAFETY (both): the caller's contract.
+    if games.fits() {
+        unsafe { kinds64::run::<vec64::Avx512, 2>(games, limit, done) }
+    } else {
+        unsafe { moves64::run::<vec64::Avx512, 2>(games, limit, done) }
+    }
 }
 
 /// Four lanes in AVX2 registers, two groups side by side (1.22 M games per CPU-second against
@@ -346,7 +367,7 @@ unsafe fn run_avx512(games: &[Deal64], limit: u32, done: &mut impl FnMut(usize, 
 /// The processor has the features enabled here.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn run_avx2(games: &[Deal64], limit: u32, done: &mut impl FnMut(usize, Finish)) {
+unsafe fn run_avx2(games: &mut impl Games, limit: u32, done: &mut impl FnMut(usize, Finish)) {
     // SAFETY: the caller's contract.
     unsafe { moves64::run::<vec64::Avx2, 2>(games, limit, done) }
 }
@@ -442,6 +463,68 @@ mod tests {
             }
         });
         assert!(seen.iter().all(|&s| s), "every game reported");
+    }
+
+    /// The leaner loop of `kinds64.rs` (games of at most 31 face cards), in its portable and
+    /// AVX-512 forms, against the general loop and the reference engine, game by game: random
+    /// positions of up to 64 cards (whose batches it takes) and standard deals.
+    #[test]
+    fn kinds_loop_agrees_with_the_general_loop() {
+        let mut positions = crate::engine::lanes::random_positions(21, 4_000, 64);
+        positions.retain(|p| {
+            p.hands.iter().flatten().filter(|&&c| c != 0).count() <= kinds64::MAX_FACES as usize
+        });
+        let mut games: Vec<Deal64> = positions
+            .iter()
+            .map(|p| Deal64::from_hands(&p.hands[0], &p.hands[1], p.to_move))
+            .collect();
+        games.extend((0..4_000).map(|i| crate::deal::random_standard_deal64(4, i)));
+        assert!(kinds64::fits(&games));
+        /// What a loop reports, game by game.
+        type Done<'a> = dyn FnMut(usize, Finish) + 'a;
+        let play = |run: &mut dyn FnMut(&mut Done)| {
+            let mut out = vec![None; games.len()];
+            run(&mut |i, f| {
+                assert!(out[i].is_none(), "reported twice");
+                out[i] = Some(f);
+            });
+            out.into_iter().map(Option::unwrap).collect::<Vec<_>>()
+        };
+        let slice = || Slice::new(&games);
+        // SAFETY: the portable form needs no processor feature.
+        let general = play(&mut |done| unsafe {
+            moves64::run::<vec64::Portable, 1>(&mut slice(), 300, &mut |i, f| done(i, f))
+        });
+        // SAFETY: as above.
+        let kinds = play(&mut |done| unsafe {
+            kinds64::run::<vec64::Portable, 1>(&mut slice(), 300, &mut |i, f| done(i, f))
+        });
+        assert!(kinds == general, "portable kinds loop");
+        if Isa::get() == Isa::Avx512 {
+            // SAFETY: the processor has the features (checked by `Isa::get`).
+            let avx512 =
+                play(&mut |done| unsafe { run_avx512(&mut slice(), 300, &mut |i, f| done(i, f)) });
+            assert!(avx512 == general, "AVX-512 kinds loop");
+        }
+        for (p, f) in positions.iter().zip(&general) {
+            match (reference::play(p), *f) {
+                (
+                    Outcome::Terminates {
+                        winner,
+                        tricks,
+                        cards,
+                    },
+                    Finish::Won {
+                        winner: w,
+                        tricks: t,
+                        cards: c,
+                    },
+                ) => assert_eq!((winner, tricks, cards), (w, t, c), "{p}"),
+                (Outcome::Terminates { tricks, .. }, Finish::TooLong) => assert!(tricks >= 300),
+                (Outcome::Cycle(_), Finish::TooLong) => {}
+                (want, got) => panic!("{p}: {want:?} vs {got:?}"),
+            }
+        }
     }
 
     /// Every lane result against the reference engine, on random positions of up to 64 cards

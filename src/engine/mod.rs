@@ -17,6 +17,7 @@ pub mod batch64;
 pub mod bits;
 pub mod cycle;
 pub mod fast;
+mod kinds64;
 pub mod lanes;
 pub mod lanes64;
 #[cfg(target_arch = "x86_64")]
@@ -24,6 +25,7 @@ mod lanes_avx512;
 mod moves64;
 pub mod multi;
 pub mod reference;
+pub mod source64;
 pub mod trace;
 mod vec64;
 

@@ -7,9 +7,12 @@
 //! two groups stepped side by side give the processor independent work (the same moves as the
 //! AVX-512 macro of `avx512_moves.rs`, which the 32-card lanes still use). A stopped lane reports
 //! its game at once and takes the next one.
+//!
+//! This is the general loop (any face cards, every instruction set) and the one the leaner loop
+//! of `kinds64.rs` (AVX-512, at most 31 face cards: every standard deal) is tested against.
 
 use crate::engine::lanes::Finish;
-use crate::engine::lanes64::Deal64;
+use crate::engine::source64::Games;
 use crate::engine::vec64::Vec64;
 
 /// One group of lanes: the state of its games, the hand of the player to act first as `a`.
@@ -194,8 +197,7 @@ impl<V: Vec64> Group<V> {
     fn finish(
         &mut self,
         stopped: u32,
-        games: &[Deal64],
-        next: &mut usize,
+        games: &mut impl Games,
         done: &mut impl FnMut(usize, Finish),
     ) {
         let [mut tc, mut last] = [[0u64; 8]; 2];
@@ -215,9 +217,7 @@ impl<V: Vec64> Group<V> {
             done(self.slot[i], finish);
         }
         self.active &= !stopped;
-        if *next < games.len() {
-            self.refill(stopped, games, next, done);
-        }
+        self.refill(stopped, games, done);
     }
 
     /// Loads the next games into the `lanes` (bits), as many as are left; a game over before
@@ -225,13 +225,7 @@ impl<V: Vec64> Group<V> {
     /// tricks (cleared together, one masked move a variable); each game's hands are written
     /// into its lane in the registers.
     #[inline(always)]
-    fn refill(
-        &mut self,
-        lanes: u32,
-        games: &[Deal64],
-        next: &mut usize,
-        done: &mut impl FnMut(usize, Finish),
-    ) {
+    fn refill(&mut self, lanes: u32, games: &mut impl Games, done: &mut impl FnMut(usize, Finish)) {
         let keep = !self.pf.mask(lanes);
         for v in [
             &mut self.pf,
@@ -247,9 +241,7 @@ impl<V: Vec64> Group<V> {
         'lanes: while s != 0 {
             let i = s.trailing_zeros() as usize;
             s &= s - 1;
-            while let Some(g) = games.get(*next) {
-                let slot = *next;
-                *next += 1;
+            while let Some((slot, g)) = games.next() {
                 if let Some(finish) = g.over_at_start() {
                     done(slot, finish);
                     continue;
@@ -281,7 +273,7 @@ impl<V: Vec64> Group<V> {
 /// The processor has `V`'s features.
 #[inline(always)]
 pub(crate) unsafe fn run<V: Vec64, const G: usize>(
-    games: &[Deal64],
+    games: &mut impl Games,
     limit: u32,
     done: &mut impl FnMut(usize, Finish),
 ) {
@@ -298,12 +290,12 @@ pub(crate) unsafe fn run<V: Vec64, const G: usize>(
     };
     // SAFETY: as above.
     let mut groups: [Group<V>; G] = std::array::from_fn(|_| unsafe { Group::new() });
-    let mut next = 0;
     let all = (1u32 << V::LANES) - 1;
     for g in groups.iter_mut() {
-        g.refill(all, games, &mut next, done);
+        g.refill(all, games, done);
     }
     loop {
+        games.work();
         let mut stops = [0u32; G];
         for (g, s) in groups.iter_mut().zip(stops.iter_mut()) {
             *s = g.step(zero, one, trick, vlimit);
@@ -311,7 +303,7 @@ pub(crate) unsafe fn run<V: Vec64, const G: usize>(
         let mut active = 0;
         for (g, &s) in groups.iter_mut().zip(stops.iter()) {
             if s != 0 {
-                g.finish(s, games, &mut next, done);
+                g.finish(s, games, done);
             }
             active |= g.active;
         }

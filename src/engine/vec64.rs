@@ -31,11 +31,19 @@ pub(crate) trait Vec64: Copy {
     fn sub(self, o: Self) -> Self;
     fn and(self, o: Self) -> Self;
     fn or(self, o: Self) -> Self;
+    fn xor(self, o: Self) -> Self;
     /// `self >> s` per lane, 0 once `s >= 64`.
     fn shr(self, s: Self) -> Self;
     /// `self << s` per lane, 0 once `s >= 64`.
     fn shl(self, s: Self) -> Self;
     fn shr1(self) -> Self;
+    fn shr2(self) -> Self;
+    /// Leading zeros per lane (64 for 0).
+    fn lzcnt(self) -> Self;
+    /// `self` rotated left by `s % 64` per lane.
+    fn rotl(self, s: Self) -> Self;
+    /// `self` rotated right by `s % 64` per lane.
+    fn rotr(self, s: Self) -> Self;
     fn eq(self, o: Self) -> Self::Mask;
     /// `self < o` for small lanes.
     fn lt(self, o: Self) -> Self::Mask;
@@ -55,6 +63,37 @@ pub(crate) trait Vec64: Copy {
     /// `self` with lane `i` (below `LANES`) set to `x`: a refill writes a new game into the
     /// registers, not through memory (a spill, eight-byte stores and a reload stalled on them).
     fn with_lane(self, i: usize, x: u64) -> Self;
+    /// The kinds of a hand's face cards in order (`penalty - 1`, two bits each, the first
+    /// lowest), a 1 above the last: from its planes `faces`, `lo` and `hi` (at most 31 faces).
+    fn face_kinds(self, faces: u64, lo: u64, hi: u64) -> u64 {
+        let mut kinds = 0;
+        let mut at = 0;
+        let mut f = faces;
+        while f != 0 {
+            let i = f.trailing_zeros();
+            f &= f - 1;
+            kinds |= ((lo >> i & 1) | (hi >> i & 1) << 1) << at;
+            at += 2;
+        }
+        kinds | 1 << at
+    }
+}
+
+/// [`Vec64::face_kinds`] with BMI2: each plane's face bits gathered (`pext`) and spread to
+/// every other bit (`pdep`).
+///
+/// # Safety
+/// The processor has BMI2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn face_kinds_bmi2(faces: u64, lo: u64, hi: u64) -> u64 {
+    use std::arch::x86_64::{_pdep_u64, _pext_u64};
+    // SAFETY: the caller's contract.
+    unsafe {
+        let l = _pdep_u64(_pext_u64(lo, faces), 0x5555_5555_5555_5555);
+        let h = _pdep_u64(_pext_u64(hi, faces), 0xAAAA_AAAA_AAAA_AAAA);
+        l | h | 1 << (2 * faces.count_ones())
+    }
 }
 
 /// Four lanes in plain `u64`s, for any processor (the specification of the vector forms).
@@ -122,6 +161,10 @@ impl Vec64 for Portable {
         Portable(map2(self.0, o.0, |a, b| a | b))
     }
     #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        Portable(map2(self.0, o.0, |a, b| a ^ b))
+    }
+    #[inline(always)]
     fn shr(self, s: Self) -> Self {
         Portable(map2(self.0, s.0, |a, s| {
             a.checked_shr(s.min(64) as u32).unwrap_or(0)
@@ -136,6 +179,22 @@ impl Vec64 for Portable {
     #[inline(always)]
     fn shr1(self) -> Self {
         Portable(self.0.map(|a| a >> 1))
+    }
+    #[inline(always)]
+    fn shr2(self) -> Self {
+        Portable(self.0.map(|a| a >> 2))
+    }
+    #[inline(always)]
+    fn lzcnt(self) -> Self {
+        Portable(self.0.map(|a| u64::from(a.leading_zeros())))
+    }
+    #[inline(always)]
+    fn rotl(self, s: Self) -> Self {
+        Portable(map2(self.0, s.0, |a, s| a.rotate_left(s as u32 & 63)))
+    }
+    #[inline(always)]
+    fn rotr(self, s: Self) -> Self {
+        Portable(map2(self.0, s.0, |a, s| a.rotate_right(s as u32 & 63)))
     }
     #[inline(always)]
     fn eq(self, o: Self) -> PortableMask {
@@ -253,6 +312,10 @@ mod x86 {
             Avx2(unsafe { _mm256_or_si256(self.0, o.0) })
         }
         #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            Avx2(unsafe { _mm256_xor_si256(self.0, o.0) })
+        }
+        #[inline(always)]
         fn shr(self, s: Self) -> Self {
             Avx2(unsafe { _mm256_srlv_epi64(self.0, s.0) })
         }
@@ -263,6 +326,24 @@ mod x86 {
         #[inline(always)]
         fn shr1(self) -> Self {
             Avx2(unsafe { _mm256_srli_epi64::<1>(self.0) })
+        }
+        #[inline(always)]
+        fn shr2(self) -> Self {
+            Avx2(unsafe { _mm256_srli_epi64::<2>(self.0) })
+        }
+        /// Lane by lane through memory: AVX2 has no vector form (the AVX2 lanes use the loop
+        /// of `moves64.rs`, which needs none of these three).
+        #[inline(always)]
+        fn lzcnt(self) -> Self {
+            self.lanewise(self, |a, _| u64::from(a.leading_zeros()))
+        }
+        #[inline(always)]
+        fn rotl(self, s: Self) -> Self {
+            self.lanewise(s, |a, s| a.rotate_left(s as u32 & 63))
+        }
+        #[inline(always)]
+        fn rotr(self, s: Self) -> Self {
+            self.lanewise(s, |a, s| a.rotate_right(s as u32 & 63))
         }
         #[inline(always)]
         fn eq(self, o: Self) -> Avx2Mask {
@@ -329,6 +410,24 @@ mod x86 {
                 Avx2(_mm256_blendv_epi8(self.0, _mm256_set1_epi64x(x as i64), at))
             }
         }
+        #[inline(always)]
+        fn face_kinds(self, faces: u64, lo: u64, hi: u64) -> u64 {
+            // SAFETY: the lane features include BMI2 (checked with them by `Isa::get`).
+            unsafe { super::face_kinds_bmi2(faces, lo, hi) }
+        }
+    }
+
+    impl Avx2 {
+        /// `f` of each lane of `self` and `o`, through memory.
+        #[inline(always)]
+        fn lanewise(self, o: Self, f: impl Fn(u64, u64) -> u64) -> Self {
+            let [mut a, mut b] = [[0u64; 8]; 2];
+            self.store(&mut a);
+            o.store(&mut b);
+            let r: [u64; 4] = std::array::from_fn(|i| f(a[i], b[i]));
+            // SAFETY: `r` holds 4 readable values; the load is unaligned.
+            Avx2(unsafe { _mm256_loadu_si256(r.as_ptr() as *const __m256i) })
+        }
     }
 
     /// Eight lanes in a 512-bit AVX-512 register (F, CD, BW, DQ, VL).
@@ -366,6 +465,10 @@ mod x86 {
             Avx512(unsafe { _mm512_or_si512(self.0, o.0) })
         }
         #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            Avx512(unsafe { _mm512_xor_si512(self.0, o.0) })
+        }
+        #[inline(always)]
         fn shr(self, s: Self) -> Self {
             Avx512(unsafe { _mm512_srlv_epi64(self.0, s.0) })
         }
@@ -376,6 +479,22 @@ mod x86 {
         #[inline(always)]
         fn shr1(self) -> Self {
             Avx512(unsafe { _mm512_srli_epi64::<1>(self.0) })
+        }
+        #[inline(always)]
+        fn shr2(self) -> Self {
+            Avx512(unsafe { _mm512_srli_epi64::<2>(self.0) })
+        }
+        #[inline(always)]
+        fn lzcnt(self) -> Self {
+            Avx512(unsafe { _mm512_lzcnt_epi64(self.0) })
+        }
+        #[inline(always)]
+        fn rotl(self, s: Self) -> Self {
+            Avx512(unsafe { _mm512_rolv_epi64(self.0, s.0) })
+        }
+        #[inline(always)]
+        fn rotr(self, s: Self) -> Self {
+            Avx512(unsafe { _mm512_rorv_epi64(self.0, s.0) })
         }
         #[inline(always)]
         fn eq(self, o: Self) -> u8 {
@@ -418,6 +537,11 @@ mod x86 {
         #[inline(always)]
         fn with_lane(self, i: usize, x: u64) -> Self {
             Avx512(unsafe { _mm512_mask_set1_epi64(self.0, 1 << (i & 7), x as i64) })
+        }
+        #[inline(always)]
+        fn face_kinds(self, faces: u64, lo: u64, hi: u64) -> u64 {
+            // SAFETY: the lane features include BMI2 (checked with them by `Isa::get`).
+            unsafe { super::face_kinds_bmi2(faces, lo, hi) }
         }
     }
 }

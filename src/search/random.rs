@@ -7,7 +7,7 @@ use thiserror::Error;
 use super::stats::{FoundCycle, GameStats};
 use crate::card::{Card, DeckSpec, KINDS};
 use crate::deal::CHUNK;
-use crate::deal::{padded, shuffle_cards, shuffle64};
+use crate::deal::{padded, shuffle_cards};
 use crate::engine::Outcome;
 use crate::engine::batch64::Batch;
 use crate::engine::cycle::play_state;
@@ -199,26 +199,26 @@ fn play_range_lanes(
     // its draws computed together) and cut into hands without copies.
     let n = cfg.deck.total();
     let deck = padded(&cfg.deck);
-    batch.play_deals(
-        lo..hi,
-        |index| {
-            if cfg.balanced_faces {
+    let mut each = |index, f| match f {
+        Finish::Won {
+            winner,
+            tricks,
+            cards,
+        } => stats.add_game(index, winner, cards, tricks),
+        Finish::TooLong => long.push(index),
+    };
+    if cfg.balanced_faces {
+        batch.play_deals(
+            lo..hi,
+            |index| {
                 cfg.deal(index, cards);
-                return Deal64::deal(cards);
-            }
-            let mut slots = deck;
-            shuffle64(&mut slots, n, cfg.seed, index);
-            Deal64::from_deal_order(&slots, n)
-        },
-        |index, f| match f {
-            Finish::Won {
-                winner,
-                tricks,
-                cards,
-            } => stats.add_game(index, winner, cards, tricks),
-            Finish::TooLong => long.push(index),
-        },
-    );
+                Deal64::deal(cards)
+            },
+            each,
+        );
+    } else {
+        batch.play_shuffled(&deck, n, cfg.seed, lo..hi, &mut each);
+    }
     // Rare: games past the lanes' limit.
     for index in long {
         cfg.deal(index, cards);

@@ -1,0 +1,362 @@
+//! The move loop of the 64-card lanes for games of at most 31 face cards (every standard deal),
+//! written once over the lane vector [`Vec64`]: the moves of `moves64.rs` with fewer operations.
+//!
+//! A hand keeps its face cards' positions as a plane (`f`), as before, but their kinds as a queue
+//! of two-bit fields (`v`: the first face card's `penalty - 1` in the low bits, a 1 above the
+//! last), where `moves64.rs` keeps two more planes. The face card a move puts on the pile is
+//! always the first of its hand, so its kind is the low two bits of `v` (no shift by its
+//! position), a hand's kinds shift by two only when it plays a face card, and a swap of the two
+//! hands moves three vectors instead of four. The pile keeps its kinds the same way; the player
+//! who takes it appends them above its own, at its marker (the highest set bit).
+
+use crate::engine::lanes::Finish;
+use crate::engine::lanes64::Deal64;
+use crate::engine::source64::Games;
+use crate::engine::vec64::Vec64;
+
+/// The most face cards a game may hold here: the kinds of them all and the marker fit in 64 bits.
+pub(crate) const MAX_FACES: u32 = 31;
+
+/// Whether every game of `games` fits these lanes (at most [`MAX_FACES`] face cards).
+pub(crate) fn fits(games: &[Deal64]) -> bool {
+    games
+        .iter()
+        .all(|g| g.faces[0].count_ones() + g.faces[1].count_ones() <= MAX_FACES)
+}
+
+/// One group of lanes: the state of its games, the hand of the player to act first as `a`.
+#[derive(Clone, Copy)]
+struct Group<V: Vec64> {
+    fa: V,
+    fb: V,
+    /// The kinds of each hand's face cards (see the module head).
+    va: V,
+    vb: V,
+    na: V,
+    nb: V,
+    /// The pile: its face cards' plane; their kinds, as a hand's less the marker (bit 0 of the
+    /// hand form flipped, so an empty pile is 0) and rotated right by one, so that the taker
+    /// puts them above its own kinds with one rotation by its leading zeros (`rotr(x, lz)` is
+    /// `rotl(x, 1)` shifted left to the marker at `63 - lz`; nothing wraps, the kinds of all
+    /// faces and the marker filling at most 63 bits); where the next kind goes (`2 * faces - 1`
+    /// modulo 64: 63 for an empty pile); its cards; and the debt of the player to act.
+    pf: V,
+    pv: V,
+    pr: V,
+    n: V,
+    debt: V,
+    /// Bit `i`: the player `a` is in lane `i` (0 or 1).
+    who: u32,
+    /// Finished tricks times 2^32 plus their cards (as `moves64.rs`).
+    tc: V,
+    /// Results of the lanes that stopped in the last move: winner (bit `i` for lane `i`), cards
+    /// of an unfinished last trick, and whether the game ended (else it reached the limit).
+    winner: u32,
+    last: V,
+    ended: u32,
+    /// Index in `games` of each lane's game.
+    slot: [usize; 8],
+    /// Bit `i` while lane `i` plays a game.
+    active: u32,
+}
+
+impl<V: Vec64> Group<V> {
+    /// A group with no game.
+    ///
+    /// # Safety
+    /// The processor has `V`'s features.
+    #[inline(always)]
+    unsafe fn new() -> Self {
+        // SAFETY: the caller's contract.
+        let z = unsafe { V::splat(0) };
+        Group {
+            fa: z,
+            fb: z,
+            va: z,
+            vb: z,
+            na: z,
+            nb: z,
+            pf: z,
+            pv: z,
+            // SAFETY: the caller's contract.
+            pr: unsafe { V::splat(63) },
+            n: z,
+            debt: z,
+            who: 0,
+            tc: z,
+            winner: 0,
+            last: z,
+            ended: 0,
+            slot: [0; 8],
+            active: 0,
+        }
+    }
+
+    /// One move of every lane; the lanes that stopped (ended, or `tricks >= limit`) among the
+    /// active ones, their results in `winner`, `last` and `ended`. `k` holds the constants.
+    #[inline(always)]
+    fn step(&mut self, k: &Consts<V>) -> u32 {
+        let Consts {
+            zero,
+            one,
+            two,
+            three,
+            five,
+            empty,
+            top,
+            trick,
+            limit,
+        } = *k;
+        let Group {
+            fa,
+            fb,
+            va,
+            vb,
+            na,
+            nb,
+            pf,
+            pv,
+            pr,
+            n,
+            debt,
+            tc,
+            ..
+        } = *self;
+        let lead = debt.eq(zero);
+        // `min(tz(fa), na)` stands for `tz(fa)` below: where they differ (no face card in a's
+        // hand) the lane takes no branch that reads it.
+        let za = fa.tz_min(na);
+        let zb = fb.tz_min(nb);
+        // The lead phase: a plays cards 0, 1, ... and b between them; it stops at the first face
+        // card, b's first when `zb < za` (its card `zb` comes before a's card `za`), or when
+        // its player runs out; either way after `idx + 1` cards of a and `idx` or `idx + 1` of b.
+        let b_first = zb.lt(za);
+        let idx = za.min(zb);
+        let lx = V::select(b_first, nb, na);
+        let lead_end = !idx.lt(lx);
+        let face = za.lt(debt.min(na));
+        let from_b = lead & b_first;
+        // The face card put on the pile is the first of its hand: its kind is the low field.
+        let kind = V::select(from_b, vb, va).and(three);
+        let c = kind.add(one);
+        let short = na.lt(debt);
+        // Where a lane's game ends in this move (a lead player runs out, or a payer is short)
+        // the masks below may say anything that leaves its results alone (the tricks and cards
+        // counted, and the winner from the players before the move): a stopped lane is
+        // reported from those and reloaded. So a lead phase puts a card, and a swap is every
+        // move but the lead phase that b stops (after which a pays b).
+        let put = lead | face;
+        let complete = !put & !short;
+        let pay_end = !put & short;
+        let swap = !from_b;
+        // Cards a and b give up: the lead phase's alternate runs (the stopping card to its
+        // player), a payment up to its penalty card, or the whole debt; the card put on the
+        // pile lands after the cards given up before it.
+        let q = V::select(lead, idx, za);
+        let pop_a = V::select(put, q.add(one), debt);
+        let pop_b = V::keep(lead, V::select(b_first, idx.add(one), idx));
+        // The pile's cards after the move: the cards given up; where a card is put, it is the
+        // last of them (at `n2 - 1`).
+        let n2 = n.add(pop_a).add(pop_b);
+        let fa2 = fa.shr(pop_a);
+        let na2 = na.sub(pop_a);
+        let fb2 = fb.shr(pop_b);
+        let nb2 = nb.sub(pop_b);
+        // The hand that put a face card loses its first kind.
+        let va2 = V::select(put & !from_b, va.shr2(), va);
+        let vb2 = V::select(from_b, vb.shr2(), vb);
+        // Rotations where no bit wraps (bit 63 rotated by `n2 <= 64` lands on `n2 - 1`, and the
+        // pile fits above b's cards): unlike shifts, they need no test of the count.
+        let pf2 = pf.or(V::keep(put, top.rotl(n2)));
+        // The kind's field, its marker moved up past it: `kind ^ 5` is the kind and a marker
+        // above it, less the marker below (see `Group::pv`).
+        let pv2 = pv.xor(V::keep(put, kind.xor(five).rotl(pr)));
+        let pr2 = pr.add(V::keep(put, two));
+        // A finished payment: b takes the pile (its kinds go above b's, at b's marker) and leads.
+        let fb3 = fb2.or(V::keep(complete, pf2.rotl(nb2)));
+        let vb3 = vb2.xor(V::keep(complete, pv2.rotr(vb2.lzcnt())));
+        let nb3 = nb2.add(V::keep(complete, n2));
+        let tc = tc.add(V::keep(complete, n2.add(trick)));
+        self.tc = tc;
+        let more = !complete;
+        self.pf = V::keep(more, pf2);
+        self.pv = V::keep(more, pv2);
+        self.pr = V::select(more, pr2, empty);
+        self.n = V::keep(more, n2);
+        self.debt = V::keep(more, c);
+        self.fa = V::select(swap, fb3, fa2);
+        self.fb = V::select(swap, fa2, fb3);
+        self.va = V::select(swap, vb3, va2);
+        self.vb = V::select(swap, va2, vb3);
+        self.na = V::select(swap, nb3, na2);
+        self.nb = V::select(swap, na2, nb3);
+        let who = self.who;
+        self.who = who ^ V::bits(swap);
+        // The end: a lead player without a card loses, so does a payer short of the debt, and a
+        // trick that empties its payer ends the game.
+        let over = complete & na2.eq(zero);
+        let ended = (lead & lead_end) | pay_end | over;
+        let long = !tc.lt(limit);
+        let stopped = V::bits(ended | long) & self.active;
+        if stopped != 0 {
+            // a wins when b runs out in the lead; else b does.
+            let a_wins = V::bits(lead & lead_end & b_first);
+            self.winner = who ^ !a_wins;
+            let last_pay = V::keep(pay_end, n.add(na));
+            self.last = V::select(lead, n2.sub(one), last_pay);
+            self.ended = V::bits(ended);
+        }
+        stopped
+    }
+
+    /// Reports the games of the `stopped` lanes and loads the next games into them.
+    #[inline(always)]
+    fn finish(
+        &mut self,
+        k: &Consts<V>,
+        stopped: u32,
+        games: &mut impl Games,
+        done: &mut impl FnMut(usize, Finish),
+    ) {
+        let [mut tc, mut last] = [[0u64; 8]; 2];
+        self.tc.store(&mut tc);
+        self.last.store(&mut last);
+        let mut s = stopped;
+        while s != 0 {
+            let i = s.trailing_zeros() as usize;
+            s &= s - 1;
+            let finish = Finish::of_lane(
+                self.ended >> i & 1 == 1,
+                self.winner >> i & 1,
+                (tc[i] >> 32) as u32,
+                tc[i] as u32,
+                last[i] as u32,
+            );
+            done(self.slot[i], finish);
+        }
+        self.active &= !stopped;
+        self.refill(k, stopped, games, done);
+    }
+
+    /// Loads the next games into the `lanes` (bits), as many as are left; a game over before
+    /// its first move is reported at once. The lanes start with an empty pile, no debt and no
+    /// tricks (cleared together, one masked move a variable); each game's hands are written
+    /// into its lane in the registers.
+    #[inline(always)]
+    fn refill(
+        &mut self,
+        k: &Consts<V>,
+        lanes: u32,
+        games: &mut impl Games,
+        done: &mut impl FnMut(usize, Finish),
+    ) {
+        let keep = !self.pf.mask(lanes);
+        self.pr = V::select(keep, self.pr, k.empty);
+        for v in [
+            &mut self.pf,
+            &mut self.pv,
+            &mut self.n,
+            &mut self.debt,
+            &mut self.tc,
+        ] {
+            *v = V::keep(keep, *v);
+        }
+        let mut s = lanes;
+        'lanes: while s != 0 {
+            let i = s.trailing_zeros() as usize;
+            s &= s - 1;
+            while let Some((slot, g)) = games.next() {
+                if let Some(finish) = g.over_at_start() {
+                    done(slot, finish);
+                    continue;
+                }
+                let a = g.next as usize & 1;
+                let b = a ^ 1;
+                let kinds = |p: usize| self.fa.face_kinds(g.faces[p], g.lo[p], g.hi[p]);
+                let (ka, kb) = (kinds(a), kinds(b));
+                self.fa = self.fa.with_lane(i, g.faces[a]);
+                self.fb = self.fb.with_lane(i, g.faces[b]);
+                self.va = self.va.with_lane(i, ka);
+                self.vb = self.vb.with_lane(i, kb);
+                self.na = self.na.with_lane(i, u64::from(g.len[a]));
+                self.nb = self.nb.with_lane(i, u64::from(g.len[b]));
+                self.who = self.who & !(1 << i) | (a as u32) << i;
+                self.slot[i] = slot;
+                self.active |= 1 << i;
+                continue 'lanes;
+            }
+            break;
+        }
+    }
+}
+
+/// The constants of a step, in every lane: `trick` is `1 << 32` and `limit` the trick limit
+/// times `1 << 32`.
+#[derive(Clone, Copy)]
+struct Consts<V> {
+    zero: V,
+    one: V,
+    two: V,
+    three: V,
+    five: V,
+    /// [`Group::pr`] of an empty pile.
+    empty: V,
+    /// Bit 63.
+    top: V,
+    trick: V,
+    limit: V,
+}
+
+/// Plays every game of `games` (each of at most [`MAX_FACES`] face cards: [`fits`]) until it
+/// ends or has played `limit` tricks, and reports each with `done(index in games, finish)`, in
+/// no particular order.
+///
+/// # Safety
+/// The processor has `V`'s features.
+#[inline(always)]
+pub(crate) unsafe fn run<V: Vec64, const G: usize>(
+    games: &mut impl Games,
+    limit: u32,
+    done: &mut impl FnMut(usize, Finish),
+) {
+    // The cards of a lane's finished tricks stay below 2^32 (see `Group::tc`).
+    assert!(limit < 1 << 26, "a trick limit below 2^26");
+    debug_assert!(games.fits(), "at most {MAX_FACES} face cards a game");
+    // SAFETY: the caller's contract.
+    let k = unsafe {
+        Consts {
+            zero: V::splat(0),
+            one: V::splat(1),
+            two: V::splat(2),
+            three: V::splat(3),
+            five: V::splat(5),
+            empty: V::splat(63),
+            top: V::splat(1 << 63),
+            trick: V::splat(1 << 32),
+            limit: V::splat(u64::from(limit) << 32),
+        }
+    };
+    // SAFETY: as above.
+    let mut groups: [Group<V>; G] = std::array::from_fn(|_| unsafe { Group::new() });
+    let all = (1u32 << V::LANES) - 1;
+    for g in groups.iter_mut() {
+        g.refill(&k, all, games, done);
+    }
+    loop {
+        games.work();
+        let mut stops = [0u32; G];
+        for (g, s) in groups.iter_mut().zip(stops.iter_mut()) {
+            *s = g.step(&k);
+        }
+        let mut active = 0;
+        for (g, &s) in groups.iter_mut().zip(stops.iter()) {
+            if s != 0 {
+                g.finish(&k, s, games, done);
+            }
+            active |= g.active;
+        }
+        if active == 0 {
+            break;
+        }
+    }
+}
