@@ -112,14 +112,21 @@ pub fn run(games: u64, seed: u64, engine: Engine, progress: &(dyn Fn(u64) + Sync
 fn lanes_chunk(batch: &mut Batch, seed: u64, lo: u64, hi: u64) -> Totals {
     let mut t = Totals::default();
     let mut long = Vec::new();
-    batch.play_shuffled(&STANDARD64, 52, seed, lo..hi, |index, f| match f {
-        Finish::Won { tricks, cards, .. } => {
-            t.games += 1;
-            t.cards += cards;
-            t.tricks += tricks;
-        }
-        Finish::TooLong => long.push(index),
-    });
+    batch.play_shuffled(
+        &STANDARD64,
+        52,
+        seed,
+        lo..hi,
+        crate::deal::draws,
+        |index, f| match f {
+            Finish::Won { tricks, cards, .. } => {
+                t.games += 1;
+                t.cards += cards;
+                t.tricks += tricks;
+            }
+            Finish::TooLong => long.push(index),
+        },
+    );
     for index in long {
         let outcome = Engine::Bits.play(index, seed);
         t.games += 1;

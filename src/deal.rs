@@ -128,6 +128,57 @@ unsafe fn draws_avx2(state: u64, n: usize, js: &mut [u8; 64]) -> bool {
 mod tests {
     use super::*;
 
+    /// The dealer hands out every deal of its range once, each equal to the deal shuffled whole
+    /// ([`shuffle64`]) and cut by [`Deal64::from_deal_order`], however its work is interleaved
+    /// with the taking, for decks of every size (the rare deal the batched draws cannot shuffle
+    /// goes through the plain loop in both).
+    #[test]
+    fn dealer_deals_equal_whole_shuffles() {
+        let mut rng = SplitMix64::new(11);
+        for n in 0..=64usize {
+            let mut deck = [0 as Card; 64];
+            for c in &mut deck[..n] {
+                *c = rng.below(5) as Card;
+            }
+            let (lo, hi) = (1000 + n as u64, 1000 + n as u64 + 150);
+            let mut dealer = crate::engine::source64::Dealer::new(deck, n, 7, lo..hi, draws);
+            assert_eq!(
+                crate::engine::source64::Games::fits(&dealer),
+                deck.iter().filter(|&&c| c != 0).count() <= 31
+            );
+            let mut seen = vec![false; (hi - lo) as usize];
+            let mut step = 0u64;
+            loop {
+                for _ in 0..rng.below(12) {
+                    crate::engine::source64::Games::work(&mut dealer);
+                }
+                step += 1;
+                let Some((i, deal)) = crate::engine::source64::Games::next(&mut dealer) else {
+                    break;
+                };
+                assert!(!seen[i], "deal {i} twice");
+                seen[i] = true;
+                let mut slots = deck;
+                shuffle64(&mut slots, n, 7, lo + i as u64);
+                assert_eq!(deal, Deal64::from_deal_order(&slots, n), "n {n} deal {i}");
+            }
+            assert!(seen.iter().all(|&s| s), "n {n}: every deal, {step} steps");
+        }
+        // The standard deck, as `ansatz bench` deals it.
+        let mut dealer = crate::engine::source64::Dealer::new(
+            padded(&crate::card::DeckSpec::STANDARD),
+            52,
+            3,
+            0..2000,
+            draws,
+        );
+        assert!(crate::engine::source64::Games::fits(&dealer));
+        while let Some((i, deal)) = crate::engine::source64::Games::next(&mut dealer) {
+            crate::engine::source64::Games::work(&mut dealer);
+            assert_eq!(deal, random_standard_deal64(3, i as u64));
+        }
+    }
+
     /// Each vector form of the draws computes the scalar form's draws, and flags the same
     /// deals for the plain loop.
     #[test]

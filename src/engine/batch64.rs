@@ -81,7 +81,7 @@ impl Batch {
     }
 
     /// Plays the deals `indices` under `seed` of a deck in deal order (`deck`'s first `n`
-    /// slots, the rest number cards), each shuffled by [`crate::deal::shuffle64`] and dealt by
+    /// slots, the rest number cards), each shuffled by `deal::shuffle64` (its draws by `draws`) and dealt by
     /// [`Deal64::from_deal_order`], the shuffles made while the lanes play
     /// ([`crate::engine::source64::Dealer`]); `each` as for [`Batch::play_deals`] (which gives
     /// the same reports for these deals). The batch is not used and stays empty.
@@ -91,10 +91,11 @@ impl Batch {
         n: usize,
         seed: u64,
         indices: std::ops::Range<u64>,
+        draws: impl Fn(u64, usize, &mut [u8; 64]) -> bool,
         mut each: impl FnMut(u64, Finish),
     ) {
         let lo = indices.start;
-        let mut dealer = Dealer::new(*deck, n, seed, indices, crate::deal::draws);
+        let mut dealer = Dealer::new(*deck, n, seed, indices, draws);
         self.long.clear();
         let long = &mut self.long;
         self.lanes.run_games(&mut dealer, LIMIT, |i, f| {

@@ -56,7 +56,7 @@ const READY: usize = 4;
 const SWAPS: usize = 8;
 
 /// The deals `lo..hi` under `seed` of a deck in deal order (`deck`'s first `n` slots, the rest
-/// number cards), each shuffled as [`crate::deal::shuffle64`] shuffles it and dealt as
+/// number cards), each shuffled as `deal::shuffle64` shuffles it and dealt as
 /// [`Deal64::from_deal_order`] deals it; game `i` is deal `lo + i`. `draws` is the shuffle's
 /// draws for the processor ([`SplitMix64::shuffle64`]).
 pub struct Dealer<D> {
@@ -164,62 +164,5 @@ impl<D: Fn(u64, usize, &mut [u8; 64]) -> bool> Games for Dealer<D> {
     }
     fn fits(&self) -> bool {
         self.faces <= kinds64::MAX_FACES
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::deal::{padded, shuffle64};
-
-    /// The dealer hands out every deal of its range once, each equal to the deal shuffled whole
-    /// ([`shuffle64`]) and cut by [`Deal64::from_deal_order`], however its work is interleaved
-    /// with the taking, for decks of every size (the rare deal the batched draws cannot shuffle
-    /// goes through the plain loop in both).
-    #[test]
-    fn dealer_deals_equal_whole_shuffles() {
-        let mut rng = SplitMix64::new(11);
-        for n in 0..=64usize {
-            let mut deck = [0 as Card; 64];
-            for c in &mut deck[..n] {
-                *c = rng.below(5) as Card;
-            }
-            let (lo, hi) = (1000 + n as u64, 1000 + n as u64 + 150);
-            let mut dealer = Dealer::new(deck, n, 7, lo..hi, crate::deal::draws);
-            assert_eq!(
-                dealer.fits(),
-                deck.iter().filter(|&&c| c != 0).count() <= 31
-            );
-            let mut seen = vec![false; (hi - lo) as usize];
-            let mut step = 0u64;
-            loop {
-                for _ in 0..rng.below(12) {
-                    dealer.work();
-                }
-                step += 1;
-                let Some((i, deal)) = dealer.next() else {
-                    break;
-                };
-                assert!(!seen[i], "deal {i} twice");
-                seen[i] = true;
-                let mut slots = deck;
-                shuffle64(&mut slots, n, 7, lo + i as u64);
-                assert_eq!(deal, Deal64::from_deal_order(&slots, n), "n {n} deal {i}");
-            }
-            assert!(seen.iter().all(|&s| s), "n {n}: every deal, {step} steps");
-        }
-        // The standard deck, as `ansatz bench` deals it.
-        let mut dealer = Dealer::new(
-            padded(&crate::card::DeckSpec::STANDARD),
-            52,
-            3,
-            0..2000,
-            crate::deal::draws,
-        );
-        assert!(dealer.fits());
-        while let Some((i, deal)) = dealer.next() {
-            dealer.work();
-            assert_eq!(deal, crate::deal::random_standard_deal64(3, i as u64));
-        }
     }
 }

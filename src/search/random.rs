@@ -217,7 +217,7 @@ fn play_range_lanes(
             each,
         );
     } else {
-        batch.play_shuffled(&deck, n, cfg.seed, lo..hi, &mut each);
+        batch.play_shuffled(&deck, n, cfg.seed, lo..hi, crate::deal::draws, &mut each);
     }
     // Rare: games past the lanes' limit.
     for index in long {
