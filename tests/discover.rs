@@ -56,24 +56,22 @@ fn discover(c: &Config, threads: usize, name: &str) -> Discovery {
     d
 }
 
-#[test]
-fn a_small_deck_end_to_end_in_seconds() {
-    let out = dir("small-cli");
-    let o = ansatz(&[
-        "discover",
-        "--deck",
-        "8-2J2Q2K2A",
-        "--json",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+/// `ansatz discover ARGS --json`, which must exit with `code`; its JSON.
+fn discover_json(args: &[&str], code: i32) -> Value {
+    let o = ansatz(&[&["discover", "--json"][..], args].concat());
     assert_eq!(
         o.status.code(),
-        Some(0),
+        Some(code),
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn a_small_deck_end_to_end_in_seconds() {
+    let out = dir("small-cli");
+    let v = discover_json(&["--deck", "8-2J2Q2K2A", "--out", out.to_str().unwrap()], 0);
     let cycles = v["balanced_cycles"].as_array().unwrap();
     assert!(!cycles.is_empty());
     let names: Vec<&str> = v["stages"]
@@ -251,26 +249,20 @@ fn bad_decks_exit_2() {
 #[test]
 fn another_separator_gives_its_own_frame_and_name() {
     let out = dir("separator");
-    let o = ansatz(&[
-        "discover",
-        "--deck",
-        "16-2J2Q2K2A",
-        "--separator",
-        "q",
-        "--route",
-        "ansatz",
-        "--json",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
     // Exit 1: this frame of the small deck has no balanced cycle, but the run is whole.
-    assert_eq!(
-        o.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
+    let v = discover_json(
+        &[
+            "--deck",
+            "16-2J2Q2K2A",
+            "--separator",
+            "q",
+            "--route",
+            "ansatz",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        1,
     );
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["frame"], "Δ1 Q--/Q-- (1)");
     assert!(out.join("discover-16-2J2Q2K2A-sepQ-ansatz.jsonl").exists());
     // The deck's own lowest face kind named is the default run, under the default name.
