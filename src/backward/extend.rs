@@ -12,7 +12,10 @@ use thiserror::Error;
 
 use super::closure::{self, Config, Node, Seed};
 use super::compact::{COMPACT_MAX_CARDS, Compact};
+use crate::engine::batch64::Batch;
 use crate::engine::fast::{SMALL_CAP, Small, Step};
+use crate::engine::lanes::Finish;
+use crate::engine::lanes64::Deal64;
 use crate::engine::{CycleInfo, Outcome};
 use crate::position::Position;
 
@@ -133,10 +136,7 @@ pub fn extend(
         progress,
     );
     // Every balanced position is replayed forward, in parallel, and must agree with the tree.
-    found
-        .balanced
-        .par_iter()
-        .try_for_each(|n| verified(n, winner).map(|_| ()))?;
+    verify_all(&found.balanced, winner)?;
     let mut by_cards: Vec<Node> = found.balanced.clone();
     by_cards.sort_unstable_by(|a, b| {
         (b.cards, b.tricks)
@@ -194,24 +194,156 @@ pub fn path_seeds(pos: &Position, tricks: u64, cards: u64) -> Vec<Seed> {
     }
 }
 
-/// Plays `n` forward and checks the length the tree gave it.
+/// Balanced positions replayed together: one batch of the lanes per chunk, chunks in parallel.
+const VERIFY_CHUNK: usize = 4096;
+
+/// Replays every node forward and checks the length the tree gave it: in the 64-card lanes where
+/// the processor has them (the fastest exact path, issue 19), the rare game past their trick
+/// limit, and every game on a processor without them, by the cycle engine. A disagreement is the
+/// error of the first such node of its chunk.
+fn verify_all(nodes: &[Node], winner: u8) -> Result<(), ExtendError> {
+    nodes.par_chunks(VERIFY_CHUNK).try_for_each(|chunk| {
+        let Some(mut batch) = Batch::new() else {
+            return chunk.iter().try_for_each(|n| verified(n, winner));
+        };
+        let mut first_bad: Option<(usize, Finish)> = None;
+        batch.play_deals(
+            0..chunk.len() as u64,
+            |i| {
+                let n = &chunk[i as usize];
+                Deal64::from_hands(n.pos.hand(0), n.pos.hand(1), n.pos.to_move)
+            },
+            |i, f| {
+                let i = i as usize;
+                let ok = match f {
+                    Finish::Won {
+                        winner: w,
+                        tricks,
+                        cards,
+                    } => (w, tricks, cards) == expected(&chunk[i], winner),
+                    Finish::TooLong => verified(&chunk[i], winner).is_ok(),
+                };
+                if !ok && first_bad.is_none_or(|(b, _)| i < b) {
+                    first_bad = Some((i, f));
+                }
+            },
+        );
+        match first_bad {
+            None => Ok(()),
+            Some((i, f)) => Err(unverified(
+                &chunk[i],
+                winner,
+                format!("{f:?} (in the lanes)"),
+            )),
+        }
+    })
+}
+
+/// The winner, tricks and cards the tree gave `n`.
+fn expected(n: &Node, winner: u8) -> (u8, u64, u64) {
+    (winner, n.tricks as u64, n.cards as u64)
+}
+
+fn unverified(n: &Node, winner: u8, got: String) -> ExtendError {
+    let (winner, tricks, cards) = expected(n, winner);
+    ExtendError::Unverified {
+        position: n.pos.to_position().to_string(),
+        expected: format!(
+            "{:?}",
+            Outcome::Terminates {
+                winner,
+                tricks,
+                cards
+            }
+        ),
+        got,
+    }
+}
+
+/// Plays `n` forward with the cycle engine and checks the length the tree gave it.
 fn verified(n: &Node, winner: u8) -> Result<(), ExtendError> {
     let got = crate::engine::cycle::play_state(&Small::from_hands(
         n.pos.hand(0),
         n.pos.hand(1),
         n.pos.to_move,
     ));
-    let expected = Outcome::Terminates {
-        winner,
-        tricks: n.tricks as u64,
-        cards: n.cards as u64,
-    };
-    if got != expected {
-        return Err(ExtendError::Unverified {
-            position: n.pos.to_position().to_string(),
-            expected: format!("{expected:?}"),
-            got: format!("{got:?}"),
-        });
+    let (winner, tricks, cards) = expected(n, winner);
+    if got
+        != (Outcome::Terminates {
+            winner,
+            tricks,
+            cards,
+        })
+    {
+        return Err(unverified(n, winner, format!("{got:?}")));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::Notation;
+
+    /// Source: tests/data/record-game.txt (Nessler 2022, 1164 tricks): past the lanes' 256 tricks.
+    const RECORD: &str = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A--- (1)";
+    /// A 37-trick game (tests/backward.rs), all of whose tree stays within the lanes' limit.
+    const SHORT: &str = "--K---Q----A-----J-----A-Q/--J---K----K---J-AQ--A-- (1)";
+
+    /// The balanced nodes of `text`'s backward tree (at most `max` positions) and its winner.
+    fn tree(text: &str, max: u64) -> (Vec<Node>, u8) {
+        let pos = Position::parse(text, Notation::Auto).unwrap();
+        let Outcome::Terminates {
+            winner,
+            tricks,
+            cards,
+        } = crate::engine::play(&pos)
+        else {
+            panic!("{text} ends");
+        };
+        let cfg = Config {
+            max_positions: max,
+            seeds_balanced: false,
+            visited_set: false,
+        };
+        let found = closure::closure(&path_seeds(&pos, tricks, cards), &cfg, &|_| {});
+        (found.balanced, winner)
+    }
+
+    #[test]
+    fn the_lanes_verify_what_the_cycle_engine_verifies_and_catch_a_wrong_length() {
+        for (text, least, long) in [(SHORT, 154, false), (RECORD, 1791, true)] {
+            let (nodes, winner) = tree(text, 1_000_000);
+            assert_eq!(
+                nodes.len(),
+                least,
+                "{text}: the whole tree's balanced nodes"
+            );
+            // Repeated to fill more than one chunk.
+            let nodes = nodes.repeat(VERIFY_CHUNK / least + 2);
+            assert_eq!(nodes.iter().any(|n| n.tricks > 256), long);
+            assert!(nodes.iter().all(|n| verified(n, winner).is_ok()));
+            assert_eq!(verify_all(&nodes, winner), Ok(()));
+            // A wrong length, in a lane's game and (for the record) in one past the lanes' limit.
+            let mut wrong = vec![nodes.len() / 2 + 1];
+            wrong.extend(nodes.iter().position(|n| n.tricks > 256));
+            for i in wrong {
+                for tamper in [|n: &mut Node| n.tricks += 1, |n: &mut Node| n.cards -= 1] {
+                    let mut bad = nodes.clone();
+                    tamper(&mut bad[i]);
+                    let Err(ExtendError::Unverified { position, .. }) = verify_all(&bad, winner)
+                    else {
+                        panic!("{text}: node {i} tampered and not caught");
+                    };
+                    assert_eq!(position, bad[i].pos.to_position().to_string());
+                    assert!(verified(&bad[i], winner).is_err());
+                }
+            }
+            let other = 1 - winner;
+            assert!(
+                verify_all(&nodes, other).is_err(),
+                "{text}: the wrong winner"
+            );
+        }
+    }
 }
