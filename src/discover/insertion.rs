@@ -3,11 +3,14 @@
 //!
 //! 1. **Seeds.** Every cycle of small decks made of the deck's own kinds (each face kind at most
 //!    twice, few number cards), found by the exhaustive search of every deal.
-//! 2. **Growth.** A cycle of `L` cards grows by one card: its cycle-id position (the smallest
-//!    position of the cycle) with one card of a kind the deck still has to spare inserted at any
-//!    place of either hand (the add operation of `mutate`). A child is kept when its game never
-//!    ends; it is then known by the cycle it reaches. Of the cycles of `L + 1` cards (and the seeds
-//!    of that size) a beam of the best goes on.
+//! 2. **Growth.** A cycle of `L` cards grows by one card: every position of its cycle (the start
+//!    of each trick) with one card of a kind the deck still has to spare inserted at any place of
+//!    either hand (the add operation of `mutate`). A child is kept when its game never ends; it is
+//!    then known by the cycle it reaches. Of the cycles of `L + 1` cards (and the seeds of that
+//!    size) a beam of the best goes on. When no child of any cycle of the beam never ends, the
+//!    best [`TWO_CARD_PARENTS`] of them grow by two cards at once to `L + 2`: on the standard deck
+//!    no 28-card position one card from the 27-card beam cycles, but thousands of 29-card ones two
+//!    cards away do.
 //! 3. **Steering.** A cycle's *reach* on its own is the most cards the smaller hand holds at the
 //!    start of a trick of the cycle: 0 for a lopsided cycle, half the cards for a cycle that
 //!    passes through an even split. Each parent's children are ranked by reach (then the longest
@@ -185,25 +188,48 @@ fn cycle_positions(g: &Grown) -> Vec<Position> {
     out
 }
 
-/// The children of `parent` (one card of a spare kind inserted anywhere in either hand of any
+/// How many of a level's cycles, the best first, grow by two cards when none of their one-card
+/// children's games never ends (a level whose beam dies out is skipped over, not the end).
+pub const TWO_CARD_PARENTS: usize = 16;
+
+/// Calls `f` with every way of inserting `n` cards into `pos`, each of a kind spare after the
+/// ones before it, at places from `from` (a hand and a place in it) on, in order of place: a pair
+/// of cards is put in once, not once per order.
+fn insertions(
+    deck: &DeckSpec,
+    pos: &Position,
+    n: usize,
+    from: (usize, usize),
+    f: &mut impl FnMut(&Position),
+) {
+    if n == 0 {
+        return f(pos);
+    }
+    let kinds = spare(deck, pos);
+    for hand in from.0..2 {
+        let first = if hand == from.0 { from.1 } else { 0 };
+        for at in first..=pos.hands[hand].len() {
+            for &k in &kinds {
+                let mut child = pos.clone();
+                child.hands[hand].insert(at, k);
+                insertions(deck, &child, n - 1, (hand, at + 1), f);
+            }
+        }
+    }
+}
+
+/// The children of `parent` (`cards` cards of spare kinds inserted anywhere in either hand of any
 /// position of its cycle) whose games never end, by cycle, the best `beam` of them.
-fn children(deck: &DeckSpec, parent: &Grown, beam: usize) -> (Vec<Grown>, u64) {
+fn children(deck: &DeckSpec, parent: &Grown, beam: usize, cards: usize) -> (Vec<Grown>, u64) {
     let mut found: BTreeMap<u128, Grown> = BTreeMap::new();
     let mut games = 0;
     for pos in cycle_positions(parent) {
-        let kinds = spare(deck, &pos);
-        for hand in 0..2 {
-            for at in 0..=pos.hands[hand].len() {
-                for &k in &kinds {
-                    let mut child = pos.clone();
-                    child.hands[hand].insert(at, k);
-                    games += 1;
-                    if let Some(g) = Grown::of(&child) {
-                        found.entry(g.key).or_insert(g);
-                    }
-                }
+        insertions(deck, &pos, cards, (0, 0), &mut |child| {
+            games += 1;
+            if let Some(g) = Grown::of(child) {
+                found.entry(g.key).or_insert(g);
             }
-        }
+        });
     }
     let mut kids = best(found.into_values(), beam);
     for (i, k) in kids.iter_mut().enumerate() {
@@ -234,19 +260,20 @@ pub struct Part {
     pub games: u64,
 }
 
-/// Part `part` of `parts` of one level's growth: the parents in a contiguous block, each grown,
-/// the best `beam` of their children.
+/// Part `part` of `parts` of one level's growth by `cards` cards: the parents in a contiguous
+/// block, each grown, the best `beam` of their children.
 pub fn grow_part(
     deck: &DeckSpec,
     parents: &[Grown],
     part: usize,
     parts: usize,
     beam: usize,
+    cards: usize,
 ) -> Part {
     let range = (part * parents.len() / parts)..((part + 1) * parents.len() / parts);
     let kids: Vec<(Vec<Grown>, u64)> = parents[range]
         .par_iter()
-        .map(|p| children(deck, p, beam))
+        .map(|p| children(deck, p, beam, cards))
         .collect();
     let games = kids.iter().map(|k| k.1).sum();
     Part {
@@ -297,10 +324,55 @@ mod tests {
         let d: DeckSpec = "standard".parse().unwrap();
         let seeds = seeds(d, 10_000_000);
         assert!(!seeds.is_empty());
-        let (kids, games) = children(&d, &seeds[0], 50);
+        let (kids, games) = children(&d, &seeds[0], 50, 1);
         assert!(games > 0);
         for k in &kids {
             assert_eq!(k.cards, seeds[0].cards + 1);
+            match crate::engine::reference::play(&k.position()) {
+                Outcome::Cycle(c) => assert_eq!(c.cycle_id.pack(), Some(k.key)),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn two_cards_are_inserted_once_per_placement_and_every_placement_is_met() {
+        // 22 cards, two of each face: the share bound lets each kind have one card more at 23
+        // and at 24 cards alike, so the order the two cards go in cannot matter.
+        let d: DeckSpec = "standard".parse().unwrap();
+        let pos = Position::parse("--J-Q-K-A/--J-Q-K-A---- (1)", Notation::Dash).unwrap();
+        let mut ordered = Vec::new();
+        insertions(&d, &pos, 2, (0, 0), &mut |c| ordered.push(c.clone()));
+        // Every pair of one-card insertions in either order.
+        let mut any_order = std::collections::BTreeSet::new();
+        let mut first = Vec::new();
+        insertions(&d, &pos, 1, (0, 0), &mut |c| first.push(c.clone()));
+        for c in &first {
+            insertions(&d, c, 1, (0, 0), &mut |cc| {
+                any_order.insert(cc.to_string());
+            });
+        }
+        let distinct: std::collections::BTreeSet<String> =
+            ordered.iter().map(|c| c.to_string()).collect();
+        assert_eq!(distinct, any_order);
+        assert!(ordered.iter().all(|c| c.total() == 24));
+        // Each placement once: far fewer than the pairs in either order.
+        let pairs = first.len() * (first.len() + 1);
+        assert!(
+            ordered.len() * 2 < pairs + first.len(),
+            "{} of {pairs}",
+            ordered.len()
+        );
+    }
+
+    #[test]
+    fn two_card_children_are_two_cards_larger_and_never_end() {
+        let d: DeckSpec = "standard".parse().unwrap();
+        let seeds = seeds(d, 10_000_000);
+        let (kids, games) = children(&d, &seeds[0], 20, 2);
+        assert!(games > 0 && !kids.is_empty());
+        for k in &kids {
+            assert_eq!(k.cards, seeds[0].cards + 2);
             match crate::engine::reference::play(&k.position()) {
                 Outcome::Cycle(c) => assert_eq!(c.cycle_id.pack(), Some(k.key)),
                 other => panic!("{other:?}"),

@@ -257,8 +257,19 @@ struct Insertion {
     games: u64,
     /// The beam at the deck's size.
     finalists: Vec<Grown>,
-    /// Each size reached: the cycles kept and the best reach among them.
-    levels: Vec<(u8, usize, u8)>,
+    /// Each size grown to.
+    levels: Vec<Level>,
+}
+
+/// One size of the insertion route.
+struct Level {
+    cards: u8,
+    /// Cycles kept (0: the beam died out at this size).
+    kept: usize,
+    /// The best reach among them.
+    reach: u8,
+    /// Grown by two cards from the size two below (the size between died out).
+    two_cards: bool,
 }
 
 /// How many parts each level of the insertion is cut into.
@@ -290,10 +301,13 @@ fn insertion_stage(
     let at = |l: u8| seeds.iter().filter(move |g| g.cards == l).copied();
     let mut beam = insertion::best(at(from), ins.beam);
     let mut games = 0u64;
-    let mut levels = Vec::new();
-    for l in from + 1..=total {
+    let mut levels: Vec<Level> = Vec::new();
+    // One level by one card, then, if its beam died out, the level after it by two cards from
+    // the best of the last beam.
+    let mut grow = |l: u8, cards: usize, parents: &[Grown]| -> Result<Vec<Grown>, DiscoverError> {
+        let prefix = if cards == 1 { "insert" } else { "insert2" };
         let names: Vec<String> = (0..INSERT_PARTS)
-            .map(|p| format!("insert-{l}-{p}"))
+            .map(|p| format!("{prefix}-{l}-{p}"))
             .collect();
         let parts: Vec<insertion::Part> = steps::run(
             steps,
@@ -301,30 +315,47 @@ fn insertion_stage(
             |p| {
                 Ok(insertion::grow_part(
                     &deck,
-                    &beam,
+                    parents,
                     p,
                     INSERT_PARTS,
                     ins.beam,
+                    cards,
                 ))
             },
             &|_| {},
         )?;
         games += parts.iter().map(|p| p.games).sum::<u64>();
-        beam = insertion::best(
+        let next = insertion::best(
             parts.into_iter().flat_map(|p| p.cycles).chain(at(l)),
             ins.beam,
         );
         obs.advance(1);
-        levels.push((l, beam.len(), beam.first().map_or(0, |g| g.reach)));
+        levels.push(Level {
+            cards: l,
+            kept: next.len(),
+            reach: next.first().map_or(0, |g| g.reach),
+            two_cards: cards == 2,
+        });
         if std::env::var_os("ANSATZ_TRACE_INSERTION").is_some() {
             eprintln!(
-                "insertion {l} cards: {} cycles, best reach {}, first {}",
-                beam.len(),
-                levels.last().unwrap().2,
-                beam.first()
+                "insertion {l} cards (by {cards}): {} cycles, best reach {}, first {}",
+                next.len(),
+                levels.last().unwrap().reach,
+                next.first()
                     .map_or(String::new(), |g| g.position().to_string())
             );
         }
+        Ok(next)
+    };
+    let mut l = from + 1;
+    while l <= total {
+        let mut next = grow(l, 1, &beam)?;
+        if next.is_empty() && !beam.is_empty() && l < total {
+            l += 1;
+            next = grow(l, 2, &beam[..beam.len().min(insertion::TWO_CARD_PARENTS)])?;
+        }
+        beam = next;
+        l += 1;
     }
     Ok(Insertion {
         seeds: seeds.len(),
@@ -334,6 +365,29 @@ fn insertion_stage(
         finalists: beam,
         levels,
     })
+}
+
+/// What the insertion route's levels say beside their sizes: where two cards were inserted at
+/// once, and where the beam died out for good.
+fn insertion_path(levels: &[Level]) -> String {
+    let jumps: Vec<String> = levels
+        .iter()
+        .filter(|l| l.two_cards && l.kept > 0)
+        .map(|l| format!("{} to {}", l.cards - 2, l.cards))
+        .collect();
+    let mut out = String::new();
+    if !jumps.is_empty() {
+        out += &format!(" (by two cards at once: {})", jumps.join(", "));
+    }
+    let dead = levels.iter().rposition(|l| l.kept > 0).map_or(0, |i| i + 1);
+    if let Some(l) = levels.get(dead) {
+        let also = match levels.get(dead + 1) {
+            Some(n) if n.two_cards => format!(", nor of {} by two cards", n.cards),
+            _ => String::new(),
+        };
+        out += &format!(" (no cycle of {} cards{also}: the beam died out)", l.cards);
+    }
+    out
 }
 
 /// How many parts each census is cut into: the steps a resume redoes at most one of, and that the
@@ -622,10 +676,7 @@ pub fn run_steps(
                 grown.from,
                 config.deck.total(),
                 ins.beam,
-                match grown.levels.iter().find(|l| l.1 == 0) {
-                    Some(l) => format!(" (no cycle of {} cards: the beam died out)", l.0),
-                    None => String::new(),
-                },
+                insertion_path(&grown.levels),
                 grown.finalists.len(),
                 new,
                 hist
