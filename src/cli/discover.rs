@@ -38,7 +38,8 @@ number cards, one face, b number cards: its pieces, exactly, and their accumulat
 deck holding each accumulator shape, the rest of the deck in every arrangement; a deck whose frame
 has at most 2e8 arrangements is searched whole instead), insertion (the second route: every cycle of
 small decks of the deck's kinds, grown card by card toward the deck by inserting one card anywhere
-in either hand, the beam of cycles that pass closest to an even split kept at each size), balance
+in either hand, the beam of cycles that pass closest to an even split kept at each size; two cards
+at once where one card leaves no cycle), balance
 (each cycle's family by backward play; the balanced cycles up to exchanging the players, every deal
 replayed with the reference engine). Writes DIR/NAME.jsonl and DIR/NAME.txt (NAME =
 discover-DECK[-quick][-ansatz|-insertion][-beamN]); the checkpoint
