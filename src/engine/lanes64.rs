@@ -376,6 +376,7 @@ unsafe fn run_avx2(games: &mut impl Games, limit: u32, done: &mut impl FnMut(usi
 mod tests {
     use super::*;
     use crate::engine::Outcome;
+    use crate::engine::lanes::agrees;
     use crate::engine::reference;
 
     /// A hand read from a ring (any head, any length, wrapping) equals the same cards set one
@@ -445,22 +446,7 @@ mod tests {
         let mut lanes = MidLanes64::default();
         lanes.run(&games, 1000, |i, f| {
             seen[i] = true;
-            match (reference::play(&positions[i]), f) {
-                (
-                    Outcome::Terminates {
-                        winner,
-                        tricks,
-                        cards,
-                    },
-                    Finish::Won {
-                        winner: w,
-                        tricks: t,
-                        cards: c,
-                    },
-                ) => assert_eq!((winner, tricks, cards), (w, t, c), "{}", positions[i]),
-                (Outcome::Cycle(_), Finish::TooLong) => {}
-                (want, got) => panic!("{}: {want:?} vs {got:?}", positions[i]),
-            }
+            agrees(&positions[i], &reference::play(&positions[i]), f, 1000);
         });
         assert!(seen.iter().all(|&s| s), "every game reported");
     }
@@ -517,23 +503,7 @@ mod tests {
             assert!(avx512 == general, "AVX-512 kinds loop");
         }
         for (p, f) in positions.iter().zip(&general) {
-            match (reference::play(p), *f) {
-                (
-                    Outcome::Terminates {
-                        winner,
-                        tricks,
-                        cards,
-                    },
-                    Finish::Won {
-                        winner: w,
-                        tricks: t,
-                        cards: c,
-                    },
-                ) => assert_eq!((winner, tricks, cards), (w, t, c), "{p}"),
-                (Outcome::Terminates { tricks, .. }, Finish::TooLong) => assert!(tricks >= 300),
-                (Outcome::Cycle(_), Finish::TooLong) => {}
-                (want, got) => panic!("{p}: {want:?} vs {got:?}"),
-            }
+            agrees(p, &reference::play(p), *f, 300);
         }
     }
 
@@ -576,26 +546,7 @@ mod tests {
                     let ran = run_with_isa(isa, chunk, 2000, |i, f| {
                         assert!(!seen[i], "reported twice");
                         seen[i] = true;
-                        let pos = &positions[c * batch + i];
-                        match (wants[c * batch + i].clone(), f) {
-                            (
-                                Outcome::Terminates {
-                                    winner,
-                                    tricks,
-                                    cards,
-                                },
-                                Finish::Won {
-                                    winner: w,
-                                    tricks: t,
-                                    cards: k,
-                                },
-                            ) => assert_eq!((winner, tricks, cards), (w, t, k), "{pos}"),
-                            (Outcome::Terminates { tricks, .. }, Finish::TooLong) => {
-                                assert!(tricks >= 2000, "{pos}")
-                            }
-                            (Outcome::Cycle(_), Finish::TooLong) => {}
-                            (want, got) => panic!("{pos}: {want:?} vs {got:?}"),
-                        }
+                        agrees(&positions[c * batch + i], &wants[c * batch + i], f, 2000);
                     });
                     if !ran {
                         eprintln!("{isa:?}: not on this processor");
