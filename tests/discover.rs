@@ -68,6 +68,29 @@ fn discover_json(args: &[&str], code: i32) -> Value {
     serde_json::from_slice(&o.stdout).unwrap()
 }
 
+/// Every deal listed is a balanced deal of `deck` whose game reaches its cycle (checked here again
+/// with the reference engine, independently of the stage that replayed it).
+fn assert_deals_reach_their_cycles(cycles: &[Value], deck: &str) {
+    for c in cycles {
+        let id = c["cycle_id"].as_str().unwrap();
+        let deals = c["balanced"].as_array().unwrap();
+        assert!(!deals.is_empty(), "{id}");
+        for deal in deals {
+            let p = ansatz::position::Position::parse(
+                deal.as_str().unwrap(),
+                ansatz::notation::Notation::Dash,
+            )
+            .unwrap();
+            assert!(p.is_balanced());
+            assert_eq!(p.deck(), deck.parse::<DeckSpec>().unwrap());
+            match ansatz::engine::reference::play(&p) {
+                ansatz::engine::Outcome::Cycle(info) => assert_eq!(info.cycle_id.to_string(), id),
+                other => panic!("{deal} ends: {other:?}"),
+            }
+        }
+    }
+}
+
 #[test]
 fn a_small_deck_end_to_end_in_seconds() {
     let out = dir("small-cli");
@@ -81,26 +104,11 @@ fn a_small_deck_end_to_end_in_seconds() {
         .map(|s| s["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["frame", "census", "insertion", "balance"]);
-    // Every deal is a balanced deal of the deck whose game reaches the cycle listed (checked
-    // here again with the reference engine, independently of the stage that replayed it).
     for c in cycles {
-        let id = c["cycle_id"].as_str().unwrap();
         assert!(c["found_by"] == "ansatz" || c["found_by"] == "insertion");
         assert_eq!(c["reach"], 8);
-        for deal in c["balanced"].as_array().unwrap() {
-            let p = ansatz::position::Position::parse(
-                deal.as_str().unwrap(),
-                ansatz::notation::Notation::Dash,
-            )
-            .unwrap();
-            assert!(p.is_balanced());
-            assert_eq!(p.deck(), "8-2J2Q2K2A".parse::<DeckSpec>().unwrap());
-            match ansatz::engine::reference::play(&p) {
-                ansatz::engine::Outcome::Cycle(info) => assert_eq!(info.cycle_id.to_string(), id),
-                other => panic!("{deal} ends: {other:?}"),
-            }
-        }
     }
+    assert_deals_reach_their_cycles(cycles, "8-2J2Q2K2A");
     for f in v["files"].as_array().unwrap() {
         assert!(PathBuf::from(f.as_str().unwrap()).exists());
     }
@@ -378,4 +386,40 @@ fn the_quick_scope_finds_known_cycles_of_the_standard_deck() {
     let hits = found.intersection(&known).count();
     assert!(hits >= 8, "{hits} of the catalogue's cycles");
     assert!(d.balanced_cycles.iter().any(|b| b.period == 31 && known.iter().any(|k| k.0 == b.cycle_id || k.1 == b.cycle_id)));
+}
+
+#[test]
+fn insertion_crosses_a_dead_size_by_two_cards() {
+    // On 3J3Q3K3A + 14 the beam of 16 finds no cycle of 25 cards, one card from its 24-card
+    // cycles; two cards at once reach the deck's 26 and its balanced cycles (none without them).
+    let out = dir("two-cards");
+    let v = discover_json(
+        &[
+            "--deck",
+            "14-3J3Q3K3A",
+            "--route",
+            "insertion",
+            "--beam",
+            "16",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        0,
+    );
+    let stage = v["stages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "insertion")
+        .unwrap();
+    let summary = stage["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("by two cards at once: 24 to 26"),
+        "{summary}"
+    );
+    let cycles = v["balanced_cycles"].as_array().unwrap();
+    assert!(!cycles.is_empty());
+    assert!(cycles.iter().all(|c| c["found_by"] == "insertion"));
+    assert_deals_reach_their_cycles(cycles, "14-3J3Q3K3A");
+    let _ = std::fs::remove_dir_all(out);
 }
