@@ -423,3 +423,22 @@ fn insertion_crosses_a_dead_size_by_two_cards() {
     assert_deals_reach_their_cycles(cycles, "14-3J3Q3K3A");
     let _ = std::fs::remove_dir_all(out);
 }
+
+#[test]
+fn the_committed_k_separator_steps_stay_resumable_and_old_insertion_checkpoints_do_not() {
+    // The step folder of shards/discover-sepK/ (an ansatz-route run) is resumed only while its
+    // fingerprint is the one this version computes for the same command.
+    let saved = std::fs::read_to_string(
+        "shards/discover-sepK/work/discover-standard-quick-sepK-ansatz.checkpoint/fingerprint.txt",
+    )
+    .unwrap();
+    let mut c = config("standard", Scope::QUICK.with(Route::Ansatz, None));
+    c.separator = Some(3);
+    c.max_positions = 20_000_000;
+    assert_eq!(saved.trim(), c.fingerprint());
+    // A run with the insertion route names the two-card growth, so that a checkpoint written
+    // before it (its steps past a dead size are empty) is refused.
+    let both = config("standard", Scope::QUICK);
+    assert!(both.fingerprint().ends_with("growth=two-card"));
+    assert!(!c.fingerprint().contains("growth"));
+}

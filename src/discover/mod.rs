@@ -219,8 +219,16 @@ impl Config {
         let sep = self
             .separator
             .map_or(String::new(), |c| format!(" separator={}", symbol(c)));
+        // The insertion route's steps after a dead size changed with the two-card growth: a
+        // checkpoint of an insertion run from before it holds empty steps there and is refused
+        // (runs without insertion keep their checkpoints).
+        let growth = if self.scope.insertion.is_some() {
+            " growth=two-card"
+        } else {
+            ""
+        };
         format!(
-            "discover v2 deck={} scope={:?} max_positions={}{sep}",
+            "discover v2 deck={} scope={:?} max_positions={}{sep}{growth}",
             self.deck, self.scope, self.max_positions
         )
     }
