@@ -32,8 +32,8 @@ use crate::engine::multi::{self, MultiOutcome, MultiPosition};
 
 mod flush;
 mod tally;
-use flush::{flush_narrow, flush_wide, push_narrow};
-use tally::NarrowBatch;
+use flush::{flush_narrow, flush_wide, push_narrow, push_wide};
+use tally::{Batch, NarrowBatch, TallyPlane, WideBatch};
 
 /// The most cards the fast (prefix-sharing) path takes: every deck of a standard pack. Decks of up
 /// to [`NARROW_CARDS`] play in `u32` hands with the deal in one `u128` (four bits a card); larger
@@ -355,11 +355,7 @@ impl Width for u64 {
         leaf: Leaf<u64>,
         game: AbGame<u64>,
     ) {
-        scratch.leaves.push(leaf);
-        scratch.games.push(game.game());
-        if scratch.leaves.len() == BATCH {
-            flush_wide(ctx, stats, scratch);
-        }
+        push_wide(ctx, stats, scratch, leaf, game)
     }
 }
 
@@ -468,10 +464,13 @@ impl Default for NarrowBulk {
     }
 }
 
-/// Scratch of the `u64` lanes: the mid-trick AVX-512 ones, and the games at a trick boundary for
-/// the others with the leaf each comes from.
-#[derive(Default)]
+/// Scratch of the `u64` lanes: the batch counted in the lanes (AVX-512, decks past the spill
+/// size), the mid-trick AVX-512 ones, and the games at a trick boundary for the others with the
+/// leaf each comes from.
 pub struct Bulk64 {
+    batch: WideBatch,
+    /// Whether `batch` can be used ([`WideBatch::available`], looked up once).
+    tally: bool,
     mid: MidLanes64,
     /// The games that start in the `u32` lanes, and the leaf each comes from.
     narrow: Lanes,
@@ -485,6 +484,31 @@ pub struct Bulk64 {
     lanes: Lanes64,
     deals: Vec<Deal64>,
     from: Vec<u32>,
+}
+
+impl Default for Bulk64 {
+    fn default() -> Self {
+        let tally = WideBatch::available();
+        Bulk64 {
+            // Only allocated where it may be used.
+            batch: if tally {
+                WideBatch::default()
+            } else {
+                WideBatch::empty()
+            },
+            tally,
+            mid: Default::default(),
+            narrow: Default::default(),
+            small: Vec::new(),
+            small_from: Vec::new(),
+            big: Vec::new(),
+            big_from: Vec::new(),
+            big_before: Vec::new(),
+            lanes: Default::default(),
+            deals: Vec::new(),
+            from: Vec::new(),
+        }
+    }
 }
 
 /// A node of the prefix-sharing search: the game (in the lanes' compact form), possibly in the

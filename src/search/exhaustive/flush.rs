@@ -41,13 +41,9 @@ pub(super) fn push_narrow(
     game: AbGame<u32>,
 ) {
     if scratch.lanes.tally {
-        if let Some(winner) = game.over_at_start() {
-            // The lanes take only games with a move to make (none reaches here in practice: a
-            // leaf is made when a player is about to play).
-            let (tricks, cards) = (leaf.tricks, leaf.cards);
-            return record(ctx, leaf.deal, &[0; KINDS], stats, 1, winner, tricks, cards);
+        if !queue(ctx, stats, &mut scratch.lanes.batch, &leaf, &game) {
+            return;
         }
-        scratch.lanes.batch.push(&game, leaf.cards);
     } else {
         scratch.games.push(game.game());
     }
@@ -55,6 +51,57 @@ pub(super) fn push_narrow(
     if scratch.leaves.len() == BATCH {
         flush_narrow(ctx, stats, scratch);
     }
+}
+
+/// Queues a fully fixed game of a deck of more than 32 cards: straight into the `u64` lanes'
+/// arrays for a deck past [`SPILL_CARDS`] with AVX-512 ([`WideBatch`]), else into
+/// `scratch.games`; plays the batch when it is full.
+#[inline(always)]
+pub(super) fn push_wide(
+    ctx: &Ctx,
+    stats: &mut ExhaustiveStats,
+    scratch: &mut Scratch<u64>,
+    leaf: Leaf<u64>,
+    game: AbGame<u64>,
+) {
+    if wide_tally(ctx, &scratch.lanes) {
+        if !queue(ctx, stats, &mut scratch.lanes.batch, &leaf, &game) {
+            return;
+        }
+    } else {
+        scratch.games.push(game.game());
+    }
+    scratch.leaves.push(leaf);
+    if scratch.leaves.len() == BATCH {
+        flush_wide(ctx, stats, scratch);
+    }
+}
+
+/// Whether a wide search counts its fully fixed games in the `u64` lanes ([`WideBatch`]): past
+/// [`SPILL_CARDS`] (smaller decks start in the `u32` lanes), with AVX-512.
+#[inline(always)]
+fn wide_tally(ctx: &Ctx, bulk: &Bulk64) -> bool {
+    ctx.n > SPILL_CARDS && bulk.tally
+}
+
+/// Puts `game` (of `leaf`) into `batch`, or records it at once when it is over before its first
+/// move (the lanes take only games with a move to make; none reaches here in practice: a leaf is
+/// made when a player is about to play). Whether it was queued.
+#[inline(always)]
+fn queue<W: Width + TallyPlane>(
+    ctx: &Ctx,
+    stats: &mut ExhaustiveStats,
+    batch: &mut Batch<W>,
+    leaf: &Leaf<W>,
+    game: &AbGame<W>,
+) -> bool {
+    if let Some(winner) = game.over_at_start() {
+        let (tricks, cards) = (leaf.tricks, leaf.cards);
+        record(ctx, leaf.deal, &[0; KINDS], stats, 1, winner, tricks, cards);
+        return false;
+    }
+    batch.push(game, leaf.cards);
+    true
 }
 
 /// Plays the fully fixed games waiting in `scratch` in the lanes and counts them.
@@ -67,8 +114,21 @@ pub(super) fn flush_narrow(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut
     if !lanes.tally {
         return flush_lanes(ctx, stats, leaves, games, &mut lanes.lanes);
     }
-    let batch = &mut lanes.batch;
+    flush_batch(ctx, stats, leaves, &mut lanes.batch)
+}
+
+/// Plays the games of `batch` (from `leaves`) in the lanes, counting them there, and records the
+/// special ones.
+fn flush_batch<W: Width + TallyPlane>(
+    ctx: &Ctx,
+    stats: &mut ExhaustiveStats,
+    leaves: &mut Vec<Leaf<W>>,
+    batch: &mut Batch<W>,
+) {
     debug_assert_eq!(batch.len(), leaves.len());
+    if leaves.is_empty() {
+        return;
+    }
     // A game at least as long as the longest so far is special: it comes back from the lanes
     // for `won` to compare (with no longest yet, every game does).
     let bar = stats
@@ -82,25 +142,21 @@ pub(super) fn flush_narrow(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut
     stats.wins[1] += out.wins[1];
     let mut tally = Tally::new(stats);
     for j in 0..out.special {
-        let i = out.slot[j] as usize;
-        let leaf = &leaves[i];
-        if out.ended[j] == 1 {
-            let tricks = leaf.tricks + u64::from(out.tricks[j]);
-            let played = u64::from(out.cards[j]);
-            let winner = out.winner[j] as u8;
-            won(
+        let special = out.get(j);
+        let leaf = &leaves[special.slot];
+        match special.ended {
+            Some((winner, tricks, played)) => won(
                 ctx,
                 leaf.deal,
                 stats,
                 &mut tally.bar,
                 &mut tally.wins,
                 winner,
-                tricks,
+                leaf.tricks + tricks,
                 played,
-            );
-        } else {
+            ),
             // Rare: play it again from the leaf, one by one, on to the cycle engine.
-            play_fixed(ctx, &mut leaf.node(batch.game(i)), stats);
+            None => play_fixed(ctx, &mut leaf.node(batch.game(special.slot)), stats),
         }
     }
     tally.add(stats);
@@ -266,6 +322,9 @@ pub(super) fn flush_wide(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut S
         games,
         lanes,
     } = scratch;
+    if wide_tally(ctx, lanes) {
+        return flush_batch(ctx, stats, leaves, &mut lanes.batch);
+    }
     if ctx.lanes && MidLanes64::available() {
         if ctx.n <= SPILL_CARDS {
             return flush_spilling(ctx, stats, leaves, games, lanes);

@@ -1,49 +1,89 @@
-//! The fully fixed games of the narrow exhaustive search (decks of up to 32 cards) in the 16 `u32`
-//! AVX-512 lanes, counted in the lanes: each game is written straight into the lanes' arrays
-//! when the tree walk queues it (no array of games to transpose later), and a game that ends
-//! shorter than the longest so far leaves the lanes as one count of its winner (no per-game
-//! results to store and read back). Only the rare others (as long as the longest so far, or past
-//! the trick limit) come back one by one, for `flush.rs` to record as the general path does.
+//! The fully fixed games of the exhaustive search in the AVX-512 lanes, counted in the lanes:
+//! each game is written straight into the lanes' arrays when the tree walk queues it (no array of
+//! games to transpose later), and a game that ends shorter than the longest so far leaves the
+//! lanes as one count of its winner (no per-game results to store and read back). Only the rare
+//! others (as long as the longest so far, or past the trick limit) come back one by one, for
+//! `flush.rs` to record as the general path does.
 //!
-//! The move loop is the lanes' own (`engine/avx512_moves.rs`, `report: tally`). The reference is
-//! the general path (`Lanes::run` of every game, then `Tally::count`), which decks of more than
-//! 32 cards and processors without AVX-512 take; `tests` hold the two to the same counts.
+//! One batch, generic over the lane element: 16 `u32` lanes for decks of up to 32 cards, eight
+//! `u64` lanes for the larger decks that do not start in the `u32` lanes (`flush.rs`,
+//! `SPILL_CARDS`). The move loop is the lanes' own (`engine/avx512_moves.rs`, `report: tally`).
+//! The reference is the general path (`Lanes::run` or `MidLanes64::run` of every game, then
+//! `Tally::count`), which processors without AVX-512 take; `tests` hold the two to the same
+//! counts.
 
-use crate::engine::lanes::{Game, Isa};
+use crate::engine::lanes::{Game, Isa, Plane};
 
 use super::{AbGame, BATCH};
 
 /// Values of padding past a batch that the lanes' whole-vector loads and stores touch.
 const PAD: usize = 16;
 
-/// Idle lanes that trigger a refill (as the general lanes: refilling at once was measured faster
-/// than waiting for more idle lanes).
+/// Idle lanes of a group of 16 `u32` lanes that trigger a refill (as the general lanes:
+/// refilling at once was measured faster than waiting for more idle lanes).
 const REFILL: usize = 4;
+
+/// Idle lanes of a group of eight `u64` lanes that trigger a refill (as the general lanes).
+const REFILL64: usize = 2;
+
+/// A lane element the batch plays in: `u32` or `u64`.
+pub(super) trait TallyPlane: Plane + From<u32> + Into<u64> {
+    /// `x`, which fits (a card count).
+    fn of_u64(x: u64) -> Self;
+    /// Plays the batch's games ([`Batch::run`]).
+    ///
+    /// # Safety
+    /// The processor must have AVX-512 F, CD, VL, BW and DQ, and every array of the batch must
+    /// hold `BATCH + PAD` values.
+    unsafe fn play(batch: &mut Batch<Self>, limit: u32);
+}
+
+impl TallyPlane for u32 {
+    #[inline(always)]
+    fn of_u64(x: u64) -> u32 {
+        x as u32
+    }
+    unsafe fn play(batch: &mut Batch<u32>, limit: u32) {
+        // SAFETY: the caller's contract.
+        unsafe { play_u32(batch, limit) }
+    }
+}
+
+impl TallyPlane for u64 {
+    #[inline(always)]
+    fn of_u64(x: u64) -> u64 {
+        x
+    }
+    unsafe fn play(batch: &mut Batch<u64>, limit: u32) {
+        // SAFETY: the caller's contract.
+        unsafe { play_u64(batch, limit) }
+    }
+}
 
 /// Queued games, structure of arrays as the lanes load them (`a` the player to act first), and
 /// the cards each played before the lanes.
-struct Soa {
-    fa: Vec<u32>,
-    fb: Vec<u32>,
-    la: Vec<u32>,
-    lb: Vec<u32>,
-    ha: Vec<u32>,
-    hb: Vec<u32>,
-    na: Vec<u32>,
-    nb: Vec<u32>,
-    pf: Vec<u32>,
-    pl: Vec<u32>,
-    ph: Vec<u32>,
-    n: Vec<u32>,
-    debt: Vec<u32>,
-    who: Vec<u32>,
-    slot: Vec<u32>,
-    cards: Vec<u32>,
+struct Soa<E> {
+    fa: Vec<E>,
+    fb: Vec<E>,
+    la: Vec<E>,
+    lb: Vec<E>,
+    ha: Vec<E>,
+    hb: Vec<E>,
+    na: Vec<E>,
+    nb: Vec<E>,
+    pf: Vec<E>,
+    pl: Vec<E>,
+    ph: Vec<E>,
+    n: Vec<E>,
+    debt: Vec<E>,
+    who: Vec<E>,
+    slot: Vec<E>,
+    cards: Vec<E>,
 }
 
-impl Soa {
-    fn new(len: usize) -> Soa {
-        let v = || vec![0u32; len];
+impl<E: TallyPlane> Soa<E> {
+    fn new(len: usize) -> Soa<E> {
+        let v = || vec![E::ZERO; len];
         Soa {
             fa: v(),
             fb: v(),
@@ -66,53 +106,82 @@ impl Soa {
 }
 
 /// What the lanes report: the winners' counts, and the games that need a closer look.
-pub(super) struct Special {
-    pub slot: Vec<u32>,
-    pub winner: Vec<u32>,
+pub(super) struct Special<E> {
+    slot: Vec<E>,
+    winner: Vec<E>,
     /// The tricks the game played in the lanes (the last one included).
-    pub tricks: Vec<u32>,
+    tricks: Vec<E>,
     /// Every card the game played, before the lanes too.
-    pub cards: Vec<u32>,
+    cards: Vec<E>,
     /// 1 when the game ended, 0 when it reached the trick limit.
-    pub ended: Vec<u32>,
+    ended: Vec<E>,
     /// Games won by each player and not special.
     pub wins: [u64; 2],
     /// How many special games.
     pub special: usize,
     /// A game that ends with at least this many cards is special.
-    pub bar: u32,
+    bar: u32,
+}
+
+/// A special game as the lanes left it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct SpecialGame {
+    /// Its place in the batch.
+    pub slot: usize,
+    /// `Some((winner, tricks in the lanes, every card of the game))` when it ended, `None` when
+    /// the trick limit stopped it.
+    pub ended: Option<(u8, u64, u64)>,
+}
+
+impl<E: TallyPlane> Special<E> {
+    /// Special game `j` (of `self.special`).
+    #[inline]
+    pub fn get(&self, j: usize) -> SpecialGame {
+        let u = |v: &Vec<E>| -> u64 { v[j].into() };
+        SpecialGame {
+            slot: u(&self.slot) as usize,
+            ended: (u(&self.ended) == 1)
+                .then(|| (u(&self.winner) as u8, u(&self.tricks), u(&self.cards))),
+        }
+    }
 }
 
 /// Stand-in for the spill arrays of the move loop, which `report: tally` never spills to.
-struct NoSpill {
-    state: Soa,
-    tricks: Vec<u32>,
-    cards: Vec<u32>,
+struct NoSpill<E> {
+    state: Soa<E>,
+    tricks: Vec<E>,
+    cards: Vec<E>,
 }
 
 /// A batch of at most [`BATCH`] fully fixed games for the lanes.
-pub(super) struct NarrowBatch {
-    soa: Soa,
+pub(super) struct Batch<E> {
+    soa: Soa<E>,
     len: usize,
-    pub out: Special,
-    no_spill: NoSpill,
+    pub out: Special<E>,
+    no_spill: NoSpill<E>,
 }
 
-impl Default for NarrowBatch {
+/// The batch of the 16 `u32` lanes (decks of up to 32 cards).
+pub(super) type NarrowBatch = Batch<u32>;
+
+/// The batch of the eight `u64` lanes.
+pub(super) type WideBatch = Batch<u64>;
+
+impl<E: TallyPlane> Default for Batch<E> {
     fn default() -> Self {
         Self::with_room(BATCH + PAD)
     }
 }
 
-impl NarrowBatch {
-    /// A batch with no room, for processors that do not run it ([`NarrowBatch::available`]).
+impl<E: TallyPlane> Batch<E> {
+    /// A batch with no room, for processors that do not run it ([`Batch::available`]).
     pub fn empty() -> Self {
         Self::with_room(0)
     }
 
     fn with_room(len: usize) -> Self {
-        let v = || vec![0u32; len];
-        NarrowBatch {
+        let v = || vec![E::ZERO; len];
+        Batch {
             soa: Soa::new(len),
             len: 0,
             out: Special {
@@ -145,7 +214,7 @@ impl NarrowBatch {
     /// Queues `g` (with a move to make: see [`Game::over_at_start`]), which played `cards` cards
     /// before; it is game `self.len()` of the batch.
     #[inline(always)]
-    pub fn push(&mut self, g: &AbGame<u32>, cards: u64) {
+    pub fn push(&mut self, g: &AbGame<E>, cards: u64) {
         let i = self.len;
         assert!(
             i < BATCH && self.soa.slot.len() == BATCH + PAD,
@@ -156,48 +225,49 @@ impl NarrowBatch {
         let s = &mut self.soa;
         // SAFETY: `i < BATCH` and every array holds `BATCH + PAD` values (`with_room`).
         unsafe {
-            let w = |v: &mut Vec<u32>, x: u32| *v.as_mut_ptr().add(i) = x;
+            let w = |v: &mut Vec<E>, x: E| *v.as_mut_ptr().add(i) = x;
             w(&mut s.fa, g.faces[0]);
             w(&mut s.fb, g.faces[1]);
             w(&mut s.la, g.lo[0]);
             w(&mut s.lb, g.lo[1]);
             w(&mut s.ha, g.hi[0]);
             w(&mut s.hb, g.hi[1]);
-            w(&mut s.na, g.len[0]);
-            w(&mut s.nb, g.len[1]);
+            w(&mut s.na, E::from(g.len[0]));
+            w(&mut s.nb, E::from(g.len[1]));
             w(&mut s.pf, pf);
             w(&mut s.pl, pl);
             w(&mut s.ph, ph);
-            w(&mut s.n, g.n);
-            w(&mut s.debt, g.debt);
-            w(&mut s.who, g.who);
-            w(&mut s.slot, i as u32);
-            w(&mut s.cards, cards as u32);
+            w(&mut s.n, E::from(g.n));
+            w(&mut s.debt, E::from(g.debt));
+            w(&mut s.who, E::from(g.who));
+            w(&mut s.slot, E::from(i as u32));
+            w(&mut s.cards, E::of_u64(cards));
         }
         self.len = i + 1;
     }
 
     /// Game `i` of the batch as it was queued.
-    pub fn game(&self, i: usize) -> Game {
+    pub fn game(&self, i: usize) -> Game<E> {
         let s = &self.soa;
-        let a = s.who[i] as usize & 1;
-        let two = |x: u32, y: u32| {
-            let mut t = [0u32; 2];
-            t[a] = x;
+        let u = |x: E| -> u32 { x.into() as u32 };
+        let a = u(s.who[i]) as usize & 1;
+        let two = |x: E, y: E| {
+            let mut t = [x; 2];
             t[a ^ 1] = y;
             t
         };
+        let len = two(s.na[i], s.nb[i]);
         Game {
             faces: two(s.fa[i], s.fb[i]),
             lo: two(s.la[i], s.lb[i]),
             hi: two(s.ha[i], s.hb[i]),
-            len: two(s.na[i], s.nb[i]),
+            len: [u(len[0]), u(len[1])],
             pile_faces: s.pf[i],
             pile_lo: s.pl[i],
             pile_hi: s.ph[i],
-            n: s.n[i],
+            n: u(s.n[i]),
             next: a as u32,
-            debt: s.debt[i],
+            debt: u(s.debt[i]),
         }
     }
 
@@ -208,72 +278,107 @@ impl NarrowBatch {
 
     /// Plays the batch, each game until it ends or has played `limit` tricks in the lanes:
     /// `self.out` then holds the counts and the special games (those ending with at least `bar`
-    /// cards, and those stopped by the limit). Only with AVX-512 ([`NarrowBatch::available`]).
+    /// cards, and those stopped by the limit). Only with AVX-512 ([`Batch::available`]).
     pub fn run(&mut self, limit: u32, bar: u32) {
         assert!(Self::available(), "these lanes need AVX-512");
         assert_eq!(self.soa.slot.len(), BATCH + PAD, "a batch with room");
         self.out.wins = [0; 2];
         self.out.special = 0;
         self.out.bar = bar;
-        // SAFETY: the processor has AVX-512 (checked above).
-        unsafe { self.run_avx512(limit) }
+        // SAFETY: the processor has AVX-512 and the arrays have room (both checked above).
+        unsafe { E::play(self, limit) }
     }
+}
 
-    #[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt")]
-    unsafe fn run_avx512(&mut self, limit: u32) {
-        use crate::engine::avx512_moves::{
-            group_move, group_refill, move_loop, refill_cards, report_stopped,
-        };
-        use std::arch::x86_64::{
-            __m512i, __mmask16, _mm512_add_epi32 as add, _mm512_and_si512, _mm512_andnot_si512,
-            _mm512_cmpeq_epi32_mask as cmpeq, _mm512_cmpge_epu32_mask as cmpge,
-            _mm512_cmplt_epu32_mask as cmplt, _mm512_lzcnt_epi32 as lzcnt,
-            _mm512_mask_add_epi32 as mask_add, _mm512_mask_blend_epi32 as blend,
-            _mm512_mask_expandloadu_epi32 as expandload, _mm512_mask_or_epi32 as mask_or,
-            _mm512_mask_xor_epi32 as mask_xor, _mm512_maskz_add_epi32 as maskz_add,
-            _mm512_maskz_compress_epi32 as maskz_compress, _mm512_maskz_mov_epi32 as maskz_mov,
-            _mm512_maskz_sllv_epi32 as maskz_sllv, _mm512_min_epu32 as min, _mm512_or_si512,
-            _mm512_set1_epi32 as set1, _mm512_setzero_si512, _mm512_sllv_epi32 as sllv,
-            _mm512_srli_epi32 as srli, _mm512_srlv_epi32 as srlv, _mm512_storeu_si512 as storeu,
-            _mm512_sub_epi32 as sub,
-        };
-        let soa = &mut self.soa;
-        let out = &mut self.out;
-        let sp = &mut self.no_spill;
-        let total = self.len;
-        // SAFETY: every array of `soa` and `out` holds BATCH + 16 values and `total <= BATCH`,
-        // as the move loop's loads and stores need; nothing spills (`spill: false`).
-        let (stopped, _) = unsafe {
-            move_loop!(soa: soa, out: out, total: total, limit: limit,
-                lanes: 16, mask: __mmask16, elem: u32, int: i32, refill: REFILL, mid_trick: true,
-                spill: false, spilled: sp, report: tally)
-        };
-        debug_assert_eq!(stopped, total);
-    }
+/// [`TallyPlane::play`] in 16 `u32` lanes.
+#[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn play_u32(batch: &mut Batch<u32>, limit: u32) {
+    use crate::engine::avx512_moves::{
+        group_move, group_refill, move_loop, refill_cards, report_stopped,
+    };
+    use std::arch::x86_64::{
+        __m512i, __mmask16, _mm512_add_epi32 as add, _mm512_and_si512, _mm512_andnot_si512,
+        _mm512_cmpeq_epi32_mask as cmpeq, _mm512_cmpge_epu32_mask as cmpge,
+        _mm512_cmplt_epu32_mask as cmplt, _mm512_lzcnt_epi32 as lzcnt,
+        _mm512_mask_add_epi32 as mask_add, _mm512_mask_blend_epi32 as blend,
+        _mm512_mask_expandloadu_epi32 as expandload, _mm512_mask_or_epi32 as mask_or,
+        _mm512_mask_xor_epi32 as mask_xor, _mm512_maskz_add_epi32 as maskz_add,
+        _mm512_maskz_compress_epi32 as maskz_compress, _mm512_maskz_mov_epi32 as maskz_mov,
+        _mm512_maskz_sllv_epi32 as maskz_sllv, _mm512_min_epu32 as min, _mm512_or_si512,
+        _mm512_set1_epi32 as set1, _mm512_setzero_si512, _mm512_sllv_epi32 as sllv,
+        _mm512_srli_epi32 as srli, _mm512_srlv_epi32 as srlv, _mm512_storeu_si512 as storeu,
+        _mm512_sub_epi32 as sub,
+    };
+    let soa = &mut batch.soa;
+    let out = &mut batch.out;
+    let sp = &mut batch.no_spill;
+    let total = batch.len;
+    // SAFETY: every array of `soa` and `out` holds BATCH + 16 values and `total <= BATCH`, as
+    // the move loop's loads and stores need; nothing spills (`spill: false`).
+    let (stopped, _) = unsafe {
+        move_loop!(soa: soa, out: out, total: total, limit: limit,
+            lanes: 16, mask: __mmask16, elem: u32, int: i32, refill: REFILL, mid_trick: true,
+            spill: false, spilled: sp, report: tally)
+    };
+    debug_assert_eq!(stopped, total);
+}
+
+/// [`TallyPlane::play`] in eight `u64` lanes.
+#[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn play_u64(batch: &mut Batch<u64>, limit: u32) {
+    use crate::engine::avx512_moves::{
+        group_move, group_refill, move_loop, refill_cards, report_stopped,
+    };
+    use std::arch::x86_64::{
+        __m512i, __mmask8, _mm512_add_epi64 as add, _mm512_and_si512, _mm512_andnot_si512,
+        _mm512_cmpeq_epi64_mask as cmpeq, _mm512_cmpge_epu64_mask as cmpge,
+        _mm512_cmplt_epu64_mask as cmplt, _mm512_lzcnt_epi64 as lzcnt,
+        _mm512_mask_add_epi64 as mask_add, _mm512_mask_blend_epi64 as blend,
+        _mm512_mask_expandloadu_epi64 as expandload, _mm512_mask_or_epi64 as mask_or,
+        _mm512_mask_xor_epi64 as mask_xor, _mm512_maskz_add_epi64 as maskz_add,
+        _mm512_maskz_compress_epi64 as maskz_compress, _mm512_maskz_mov_epi64 as maskz_mov,
+        _mm512_maskz_sllv_epi64 as maskz_sllv, _mm512_min_epu64 as min, _mm512_or_si512,
+        _mm512_set1_epi64 as set1, _mm512_setzero_si512, _mm512_sllv_epi64 as sllv,
+        _mm512_srli_epi64 as srli, _mm512_srlv_epi64 as srlv, _mm512_storeu_si512 as storeu,
+        _mm512_sub_epi64 as sub,
+    };
+    let soa = &mut batch.soa;
+    let out = &mut batch.out;
+    let sp = &mut batch.no_spill;
+    let total = batch.len;
+    // SAFETY: as in `play_u32` (the arrays hold BATCH + 16 values; eight lanes need 8).
+    let (stopped, _) = unsafe {
+        move_loop!(soa: soa, out: out, total: total, limit: limit,
+            lanes: 8, mask: __mmask8, elem: u64, int: i64, refill: REFILL64, mid_trick: true,
+            spill: false, spilled: sp, report: tally)
+    };
+    debug_assert_eq!(stopped, total);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::lanes::{Finish, Lanes, random_positions};
+    use crate::engine::lanes64::MidLanes64;
     use crate::rng::SplitMix64;
 
-    /// Random games from any move boundary: random hands, and a random pile and debt on top
-    /// (hands and pile within 32 cards).
-    fn random_games(seed: u64, count: usize) -> Vec<(Game, u64)> {
+    /// Random games from any move boundary: random hands of up to `max_cards` cards, and a
+    /// random pile of up to 8 cards and a debt on top (hands and pile within the plane).
+    fn random_games<E: Plane>(seed: u64, count: usize, max_cards: u64) -> Vec<(Game<E>, u64)> {
         let mut rng = SplitMix64::new(seed);
-        random_positions(seed, count, 24)
+        random_positions(seed, count, max_cards)
             .iter()
             .map(|p| {
-                let mut g = Game::from_hands(&p.hands[0], &p.hands[1], u32::from(p.to_move));
+                let mut g = Game::<E>::from_hands(&p.hands[0], &p.hands[1], u32::from(p.to_move));
                 let n = rng.below(9) as u32;
                 for i in 0..n {
                     let c = [0u8, 0, 0, 1, 2, 3, 4][rng.below(7) as usize];
                     if c > 0 {
                         let k = u32::from(c - 1);
-                        g.pile_faces |= 1 << i;
-                        g.pile_lo |= (k & 1) << i;
-                        g.pile_hi |= (k >> 1) << i;
+                        let bit = E::ONE.shl(i);
+                        g.pile_faces |= bit;
+                        g.pile_lo |= bit & E::fill(k & 1);
+                        g.pile_hi |= bit & E::fill(k >> 1);
                     }
                 }
                 g.n = n;
@@ -284,23 +389,19 @@ mod tests {
             .collect()
     }
 
-    /// The batch counts every game as the general lanes finish it: a game that ends with fewer
-    /// than `bar` cards (those before the lanes included) only in the winners' counts, every
-    /// other one (ended at least that long, or stopped by the trick limit) as a special game
-    /// with its own result.
-    #[test]
-    fn batch_counts_what_the_general_lanes_finish() {
-        if !NarrowBatch::available() {
-            return;
-        }
-        let all = random_games(21, 3 * BATCH + 100);
-        let mut batch = NarrowBatch::default();
-        let mut lanes = Lanes::default();
+    /// The batch counts every game of `all` as the general lanes (`general`) finish it: a game
+    /// that ends with fewer than `bar` cards (those before the lanes included) only in the
+    /// winners' counts, every other one (ended at least that long, or stopped by the trick
+    /// limit) as a special game with its own result.
+    fn counts_what_the_general_lanes_finish<E: TallyPlane>(
+        all: &[(Game<E>, u64)],
+        mut general: impl FnMut(&[Game<E>], u32) -> Vec<(usize, Finish)>,
+    ) {
+        let mut batch = Batch::<E>::default();
         for chunk in all.chunks(BATCH) {
-            let games: Vec<Game> = chunk.iter().map(|&(g, _)| g).collect();
+            let games: Vec<Game<E>> = chunk.iter().map(|&(g, _)| g).collect();
             for limit in [1000u32, 3] {
-                let mut want = Vec::new();
-                lanes.run(&games, limit, |i, f| want.push((i, f)));
+                let want = general(&games, limit);
                 for bar in [0u32, 40, 200, u32::MAX] {
                     batch.clear();
                     for &(g, before) in chunk {
@@ -312,38 +413,23 @@ mod tests {
                     let mut special = Vec::new();
                     for &(i, f) in &want {
                         let before = chunk[i].1;
-                        match f {
-                            Finish::Won {
-                                winner,
-                                tricks,
-                                cards,
-                            } if before + cards < u64::from(bar) => {
-                                let _ = tricks;
+                        let ended = match f {
+                            Finish::Won { winner, cards, .. }
+                                if before + cards < u64::from(bar) =>
+                            {
                                 wins[winner as usize] += 1;
+                                continue;
                             }
                             Finish::Won {
                                 winner,
                                 tricks,
                                 cards,
-                            } => special.push((i, 1, u32::from(winner), tricks, before + cards)),
-                            Finish::TooLong => special.push((i, 0, 0, 0, 0)),
-                        }
+                            } => Some((winner, tricks, before + cards)),
+                            Finish::TooLong => None,
+                        };
+                        special.push(SpecialGame { slot: i, ended });
                     }
-                    let mut got: Vec<_> = (0..out.special)
-                        .map(|j| {
-                            let ended = out.ended[j];
-                            let (w, t, c) = if ended == 1 {
-                                (
-                                    out.winner[j],
-                                    u64::from(out.tricks[j]),
-                                    u64::from(out.cards[j]),
-                                )
-                            } else {
-                                (0, 0, 0)
-                            };
-                            (out.slot[j] as usize, ended, w, t, c)
-                        })
-                        .collect();
+                    let mut got: Vec<_> = (0..out.special).map(|j| out.get(j)).collect();
                     got.sort_unstable();
                     special.sort_unstable();
                     assert_eq!((out.wins, got), (wins, special), "limit {limit}, bar {bar}");
@@ -354,5 +440,40 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Hands of up to 24 cards and a pile of up to 8 in the `u32` lanes, against [`Lanes`].
+    #[test]
+    fn narrow_batch_counts_what_the_general_lanes_finish() {
+        if !NarrowBatch::available() {
+            return;
+        }
+        let mut lanes = Lanes::default();
+        counts_what_the_general_lanes_finish(
+            &random_games::<u32>(21, 3 * BATCH + 100, 24),
+            |g, l| {
+                let mut want = Vec::new();
+                lanes.run(g, l, |i, f| want.push((i, f)));
+                want
+            },
+        );
+    }
+
+    /// Hands of up to 52 cards and a pile of up to 8 in the `u64` lanes, against
+    /// [`MidLanes64`].
+    #[test]
+    fn wide_batch_counts_what_the_general_lanes_finish() {
+        if !WideBatch::available() {
+            return;
+        }
+        let mut lanes = MidLanes64::default();
+        counts_what_the_general_lanes_finish(
+            &random_games::<u64>(22, 3 * BATCH + 100, 52),
+            |g, l| {
+                let mut want = Vec::new();
+                lanes.run(g, l, |i, f| want.push((i, f)));
+                want
+            },
+        );
     }
 }
