@@ -39,6 +39,7 @@ fn config(deck: &str, scope: Scope) -> Config {
         deck: deck.parse::<DeckSpec>().unwrap(),
         scope,
         separator: None,
+        ends: None,
         max_positions: 1_000_000,
         stop_after_censuses: None,
     }
@@ -288,6 +289,63 @@ fn another_separator_gives_its_own_frame_and_name() {
     ]);
     assert_eq!(o.status.code(), Some(0));
     assert!(out.join("discover-8-2J2Q2K2A-ansatz.jsonl").exists());
+    let _ = std::fs::remove_dir_all(out);
+}
+
+/// `--frame` gives other ends (`templates/census/frame-tail2.txt` on a small deck): its own frame,
+/// name and census; the 2024 ends named are the default run; ends that do not fit exit 2.
+#[test]
+fn other_frame_ends_give_their_own_frame_and_name() {
+    let out = dir("frame-ends");
+    let o = out.to_str().unwrap();
+    let run = |frame: &str, code| {
+        let f = format!("--frame={frame}");
+        let args = [
+            "--deck",
+            "8-2J2Q2K2A",
+            "--route",
+            "ansatz",
+            f.as_str(),
+            "--out",
+            o,
+        ];
+        discover_json(&args, code)
+    };
+    // TEST J -- / J - (1): TEST holds the other 11 cards (5 number cards and two each of Q, K,
+    // A), 11!/(5! 2! 2! 2!) = 41,580 decks; none never ends (also by a separate simulation), so
+    // exit 1.
+    let v = run("--/J-", 1);
+    assert_eq!(v["frame"], "Δ1 J--/J- (1)");
+    assert_eq!(v["censuses"][0]["decks"], 41_580);
+    assert_eq!(v["censuses"][0]["non_terminating"], 0);
+    assert!(
+        out.join("discover-8-2J2Q2K2A-frameT00-OJ0-ansatz.jsonl")
+            .exists()
+    );
+    // Player 2 first: its own name.
+    let v = run("-/J- (2)", 1);
+    assert_eq!(v["frame"], "Δ1 J-/J- (2)");
+    assert!(
+        out.join("discover-8-2J2Q2K2A-frameT0-OJ0-p2-ansatz.jsonl")
+            .exists()
+    );
+    // The 2024 ends named: the default run, its name and its cycles.
+    let v = run("-/J- (1)", 0);
+    assert_eq!(v["frame"], "Δ1 J-/J- (1)");
+    assert!(!v["balanced_cycles"].as_array().unwrap().is_empty());
+    assert!(out.join("discover-8-2J2Q2K2A-ansatz.jsonl").exists());
+    for (frame, says) in [
+        ("x", "write TAIL/OTHER"),
+        ("-/Q-", "number cards and the separator"),
+        ("JJ/JJ-", "needs a separator"),
+        ("-/J- (3)", "(1) or (2)"),
+        ("-/", "at least one card"),
+    ] {
+        let o = ansatz(&["discover", "-q", &format!("--frame={frame}")]);
+        assert_eq!(o.status.code(), Some(2), "{frame}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says), "{frame}: {err}");
+    }
     let _ = std::fs::remove_dir_all(out);
 }
 

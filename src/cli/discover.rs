@@ -14,6 +14,7 @@ use super::cluster::DistArgs;
 use super::output::{BadInput, Out, run_job};
 use super::progress;
 use crate::card::DeckSpec;
+use crate::discover::frame::{self, Ends};
 use crate::discover::{Config, Observer, Route, Scope, StageReport};
 use crate::run::discover::{DiscoverAnswer, DiscoverJob, text};
 
@@ -30,9 +31,11 @@ Examples:
   ansatz discover --quick --hosts hosts.txt --process 0 --workers 2
   ansatz discover --route insertion --beam 128  # the second route alone, a wider beam
   ansatz discover --quick --separator Q --route ansatz   # the frame Δ1 Q Δ2 Q Δ3 Q--/Q--
+  ansatz discover --quick --frame='--/J-' --route ansatz  # the frame Δ1 J Δ2 J Δ3 J--/J-
 
 Stages: frame (the separator is the deck's lowest face kind, as the Jack of the 2024 frame
-Δ1 J Δ2 J Δ3 J-/J-, or the kind --separator names; the pieces hold the other face kinds), filter (the piece of the bare frame
+Δ1 J Δ2 J Δ3 J-/J-, or the kind --separator names; the pieces hold the other face kinds; --frame
+gives other ends, a piece more when player 2 holds no separator), filter (the piece of the bare frame
 with the most faces), heads (every head template PREFIX FILTER J HEAD {TEST} J-/J- with HEAD = a
 number cards, one face, b number cards: its pieces, exactly, and their accumulation), census (every
 deck holding each accumulator shape, the rest of the deck in every arrangement; a deck whose frame
@@ -42,7 +45,7 @@ in either hand, the beam of cycles that pass closest to an even split kept at ea
 at once where one card leaves no cycle), balance
 (each cycle's family by backward play; the balanced cycles up to exchanging the players, every deal
 replayed with the reference engine). Writes DIR/NAME.jsonl and DIR/NAME.txt (NAME =
-discover-DECK[-quick][-ansatz|-insertion][-beamN]); the checkpoint
+discover-DECK[-quick][-sepS][-frameENDS][-ansatz|-insertion][-beamN]); the checkpoint
 goes to DIR/work (out/work/... under results/). The tasks of a job array (--shard I/N) share that
 step folder (give them one --out on a shared file system): each does its own steps first, then any
 left undone, so they split the work side by side and a task alone still finishes; every task
@@ -73,6 +76,12 @@ pub struct Args {
     /// hand. Default: the deck's lowest face kind (the Jack of the 2024 frame).
     #[arg(long, value_name = "KIND")]
     separator: Option<char>,
+    /// The frame's ends, TAIL/OTHER or TAIL/OTHER (P): player 1's cards after the last separator,
+    /// player 2's hand, and who moves first (1 unless given), in dash notation with number cards
+    /// and separators only. Default: the 2024 frame's, -/J- for the Jack (the separator with as
+    /// many number cards as it demands).
+    #[arg(long, value_name = "ENDS", allow_hyphen_values = true)]
+    frame: Option<String>,
     /// Most positions of one family's backward closure.
     #[arg(long, default_value_t = 20_000_000, value_name = "N")]
     max_positions: u64,
@@ -157,14 +166,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         },
     };
+    let ends = match &args.frame {
+        None => None,
+        Some(text) => Some(text.parse::<Ends>().map_err(|e| BadInput(e.to_string()))?),
+    };
     // Checked before any work or checkpoint, so bad decks exit 2 at once.
-    crate::discover::frame::derive(deck, separator).map_err(|e| BadInput(e.to_string()))?;
-    // The deck's own separator asked for by name is the default run (one name, one checkpoint).
-    let lowest = crate::discover::frame::derive(deck, None).map(|d| d.separator);
+    frame::derive(deck, separator, ends.as_ref()).map_err(|e| BadInput(e.to_string()))?;
+    // The deck's own separator and ends asked for by name are the default run (one name, one
+    // checkpoint).
+    let lowest = frame::derive(deck, None, None).map(|d| d.separator);
     let separator = separator.filter(|&s| lowest.as_ref().ok() != Some(&s));
+    let ends = frame::unless_default(deck, separator, ends);
     let config = Config {
         deck,
         separator,
+        ends,
         scope: if args.quick {
             Scope::QUICK
         } else {

@@ -1,11 +1,13 @@
 //! Stage 1, the frame: what a deck gives the ansatz route. The separator is the lowest penalty
 //! card kind present (a Jack in the standard deck) unless another is asked for, the other face
 //! kinds fill the pieces, and the deck is `Δ1 S … Δk S - / S -` with k one less than the
-//! separators, as in the 2024 jack frame.
+//! separators, as in the 2024 jack frame. Its ends (player 1's cards after the last separator,
+//! player 2's hand, who moves first) may be given instead ([`Ends`]), as the frames of
+//! `templates/census/frame-*.txt`.
 
 use crate::assemble::candidates::Frame;
 use crate::card::{Card, DeckSpec, KINDS, NUMBER, symbol};
-use crate::notation::Dash;
+use crate::notation::{Dash, Notation, parse_hand};
 
 use super::DiscoverError;
 
@@ -22,9 +24,103 @@ pub struct DeckFrame {
     pub frame: Frame,
 }
 
+/// The ends of a frame: player 1's cards after the last separator (`tail`), player 2's hand
+/// (`other`), and who moves first. Written `TAIL/OTHER` or `TAIL/OTHER (P)`, P 1 or 2 (1 when
+/// left out): `-/J-` is the 2024 jack frame's, `--/J-` gives player 1 one number card more,
+/// `-/J- (2)` lets player 2 move first. They hold number cards and separators only.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ends {
+    pub tail: Vec<Card>,
+    pub other: Vec<Card>,
+    pub to_move: u8,
+}
+
+impl std::str::FromStr for Ends {
+    type Err = DiscoverError;
+
+    fn from_str(text: &str) -> Result<Ends, DiscoverError> {
+        let bad = |why: &str| DiscoverError::BadFrame(text.to_string(), why.to_string());
+        let t = text.trim();
+        let (hands, to_move) = match t.strip_suffix(')').and_then(|r| r.rsplit_once('(')) {
+            Some((h, p)) => match p.trim() {
+                "1" => (h, 0),
+                "2" => (h, 1),
+                _ => return Err(bad("the player to move is (1) or (2)")),
+            },
+            None => (t, 0),
+        };
+        let Some((tail, other)) = hands.split_once('/') else {
+            return Err(bad("write TAIL/OTHER, e.g. -/J-"));
+        };
+        let hand = |h: &str| parse_hand(h, Notation::Dash).map_err(|e| bad(&e.to_string()));
+        let ends = Ends {
+            tail: hand(tail)?,
+            other: hand(other)?,
+            to_move,
+        };
+        if ends.other.is_empty() {
+            return Err(bad("player 2 needs at least one card"));
+        }
+        Ok(ends)
+    }
+}
+
+impl Ends {
+    /// The 2024 frame's ends for a separator demanding `pay` cards: `pay` number cards, and the
+    /// separator with as many, player 1 first.
+    fn standard(separator: Card) -> Ends {
+        let pay = separator as usize;
+        let mut other = vec![separator];
+        other.extend(std::iter::repeat_n(NUMBER, pay));
+        Ends {
+            tail: vec![NUMBER; pay],
+            other,
+            to_move: 0,
+        }
+    }
+
+    /// `TAIL/OTHER (P)`.
+    pub fn text(&self) -> String {
+        format!(
+            "{}/{} ({})",
+            Dash(&self.tail),
+            Dash(&self.other),
+            self.to_move + 1
+        )
+    }
+
+    /// A part of file names: `tail` and `other` with number cards as `0`, e.g. `T00-OJ0` for
+    /// `--/J-`, and `-p2` when player 2 moves first.
+    pub fn name(&self) -> String {
+        let w = |h: &[Card]| -> String {
+            h.iter()
+                .map(|&c| if c == NUMBER { '0' } else { symbol(c) })
+                .collect()
+        };
+        format!(
+            "T{}-O{}{}",
+            w(&self.tail),
+            w(&self.other),
+            if self.to_move == 1 { "-p2" } else { "" }
+        )
+    }
+}
+
+/// The ends `ends` would give `deck` when they are its default (so the same run has one name and
+/// one checkpoint however it is asked for), else `Some(ends)`.
+pub fn unless_default(deck: DeckSpec, separator: Option<Card>, ends: Option<Ends>) -> Option<Ends> {
+    let df = derive(deck, separator, None).ok()?;
+    ends.filter(|e| *e != Ends::standard(df.separator))
+}
+
 /// Derives the frame of `deck` with the separator `separator` (the deck's lowest face kind when
-/// `None`), or says why discovery cannot run on it.
-pub fn derive(deck: DeckSpec, separator: Option<Card>) -> Result<DeckFrame, DiscoverError> {
+/// `None`) and the ends `ends` (the 2024 frame's when `None`), or says why discovery cannot run
+/// on it.
+pub fn derive(
+    deck: DeckSpec,
+    separator: Option<Card>,
+    ends: Option<&Ends>,
+) -> Result<DeckFrame, DiscoverError> {
     let total = deck.total();
     if total > crate::position::PACK_MAX_CARDS {
         return Err(DiscoverError::DeckTooLarge(deck.to_string(), total));
@@ -50,26 +146,63 @@ pub fn derive(deck: DeckSpec, separator: Option<Card>) -> Result<DeckFrame, Disc
     // separator ends the game before the first piece is played. A piece needs a face kind besides
     // the separator, and each piece is closed by a separator.
     let pay = separator as usize;
-    if seps < 2 || (deck.counts[NUMBER as usize] as usize) < 2 * pay || piece_kinds.is_empty() {
-        return Err(DiscoverError::NoFrame(deck.to_string()));
+    let Some(ends) = ends else {
+        if seps < 2 || (deck.counts[NUMBER as usize] as usize) < 2 * pay || piece_kinds.is_empty() {
+            return Err(DiscoverError::NoFrame(deck.to_string()));
+        }
+        return Ok(frame_with(
+            deck,
+            separator,
+            piece_kinds,
+            seps - 1,
+            Ends::standard(separator),
+        ));
+    };
+    let bad = |why: String| DiscoverError::BadFrame(ends.text(), why);
+    let cards = || ends.tail.iter().chain(&ends.other);
+    if let Some(&c) = cards().find(|&&c| c != NUMBER && c != separator) {
+        return Err(bad(format!(
+            "it holds {}, but the ends hold number cards and the separator ({}) only",
+            symbol(c),
+            symbol(separator)
+        )));
     }
-    let mut other = vec![separator];
-    other.extend(std::iter::repeat_n(NUMBER, pay));
+    let held = cards().filter(|&&c| c == separator).count();
+    if piece_kinds.is_empty() || seps < held + 1 {
+        return Err(bad(format!(
+            "deck {deck} needs a separator to close a piece beside the {held} in the ends, and \
+             another face kind for the pieces"
+        )));
+    }
+    let df = frame_with(deck, separator, piece_kinds, seps - held, ends.clone());
+    if df.frame.budget(df.k).is_none() {
+        return Err(bad(format!("deck {deck} has too few number cards for it")));
+    }
+    Ok(df)
+}
+
+fn frame_with(
+    deck: DeckSpec,
+    separator: Card,
+    piece_kinds: Vec<Card>,
+    k: usize,
+    ends: Ends,
+) -> DeckFrame {
     let frame = Frame {
         separator,
-        tail: vec![NUMBER; pay],
-        other,
-        to_move: 0,
+        tail: ends.tail,
+        other: ends.other,
+        to_move: ends.to_move,
         face_kinds: piece_kinds.clone(),
         deck,
     };
-    Ok(DeckFrame {
+    DeckFrame {
         deck,
         separator,
         piece_kinds,
-        k: seps - 1,
+        k,
         frame,
-    })
+    }
 }
 
 impl DeckFrame {
@@ -78,10 +211,11 @@ impl DeckFrame {
         let s = symbol(self.separator);
         let pieces: Vec<String> = (1..=self.k).map(|i| format!("Δ{i} {s}")).collect();
         format!(
-            "{}{}/{} (1)",
+            "{}{}/{} ({})",
             pieces.join(" "),
             Dash(&self.frame.tail),
-            Dash(&self.frame.other)
+            Dash(&self.frame.other),
+            self.frame.to_move + 1
         )
     }
 
@@ -94,9 +228,10 @@ impl DeckFrame {
     pub fn tail_text(&self) -> String {
         let s = symbol(self.separator);
         format!(
-            "{s}{}/{} (1)",
+            "{s}{}/{} ({})",
             Dash(&self.frame.tail),
-            Dash(&self.frame.other)
+            Dash(&self.frame.other),
+            self.frame.to_move + 1
         )
     }
 
@@ -124,19 +259,19 @@ mod tests {
 
     #[test]
     fn frames_of_the_named_decks() {
-        let f = derive(DeckSpec::STANDARD, None).unwrap();
+        let f = derive(DeckSpec::STANDARD, None, None).unwrap();
         assert_eq!((f.separator, f.k, f.faces_text()), (1, 3, "QKA".into()));
         assert_eq!(f.frame, Frame::jack(DeckSpec::STANDARD));
         assert_eq!(f.display(), "Δ1 J Δ2 J Δ3 J-/J- (1)");
         assert_eq!(f.prefix_text(true), "--J{FILTER}J");
-        let c = derive(DeckSpec::CAMICIA, None).unwrap();
+        let c = derive(DeckSpec::CAMICIA, None, None).unwrap();
         assert_eq!((c.k, c.faces_text()), (3, "QK".into()));
-        let s = derive("16-2J2Q2K2A".parse().unwrap(), None).unwrap();
+        let s = derive("16-2J2Q2K2A".parse().unwrap(), None, None).unwrap();
         assert_eq!((s.k, s.prefix_text(true)), (1, String::new()));
-        let q = derive("11-3Q2K".parse().unwrap(), None).unwrap();
+        let q = derive("11-3Q2K".parse().unwrap(), None, None).unwrap();
         assert_eq!((q.separator, q.k, q.faces_text()), (2, 2, "K".into()));
         // Another separator: the Queen of the standard deck, the pieces of J, K and A.
-        let sq = derive(DeckSpec::STANDARD, Some(2)).unwrap();
+        let sq = derive(DeckSpec::STANDARD, Some(2), None).unwrap();
         assert_eq!((sq.separator, sq.k, sq.faces_text()), (2, 3, "JKA".into()));
         assert_eq!(sq.display(), "Δ1 Q Δ2 Q Δ3 Q--/Q-- (1)");
         assert_eq!(sq.tail_text(), "Q--/Q-- (1)");
@@ -145,15 +280,50 @@ mod tests {
 
     #[test]
     fn decks_without_a_frame() {
-        let e = |s: &str| derive(s.parse().unwrap(), None).unwrap_err();
+        let e = |s: &str| derive(s.parse().unwrap(), None, None).unwrap_err();
         assert!(matches!(e("20-"), DiscoverError::NoPenaltyCards(_)));
         assert!(matches!(e("15-4J4Q4K4A"), DiscoverError::OddDeck(..)));
         assert!(matches!(e("10-4J"), DiscoverError::NoFrame(_)));
         assert!(matches!(e("40-4J4Q4K4A"), DiscoverError::DeckTooLarge(..)));
-        let camicia_ace = derive(DeckSpec::CAMICIA, Some(4)).unwrap_err();
+        let camicia_ace = derive(DeckSpec::CAMICIA, Some(4), None).unwrap_err();
         assert!(matches!(camicia_ace, DiscoverError::NoSeparator(..)));
         // One Ace: no frame with the Ace as separator.
-        let one_ace = derive("11-2J2Q2K1A".parse().unwrap(), Some(4)).unwrap_err();
+        let one_ace = derive("11-2J2Q2K1A".parse().unwrap(), Some(4), None).unwrap_err();
         assert!(matches!(one_ace, DiscoverError::NoFrame(_)));
+    }
+
+    /// Frames with other ends: those of `templates/census/frame-*.txt`, written as `--frame`
+    /// takes them, and the ends that do not fit.
+    #[test]
+    fn frames_with_other_ends() {
+        let ends = |s: &str| s.parse::<Ends>().unwrap();
+        let std = DeckSpec::STANDARD;
+        assert_eq!(ends("-/J-"), Ends::standard(1));
+        assert_eq!(ends("-/J- (1)"), Ends::standard(1));
+        assert_eq!(unless_default(std, None, Some(ends("-/J-"))), None);
+        let tail2 = derive(std, None, Some(&ends("--/J-"))).unwrap();
+        assert_eq!(tail2.display(), "Δ1 J Δ2 J Δ3 J--/J- (1)");
+        assert_eq!(tail2.tail_text(), "J--/J- (1)");
+        assert_eq!(ends("--/J-").name(), "T00-OJ0");
+        let p2 = derive(std, None, Some(&ends("-/J- (2)"))).unwrap();
+        assert_eq!((p2.k, p2.display()), (3, "Δ1 J Δ2 J Δ3 J-/J- (2)".into()));
+        assert_eq!(ends("-/J- (2)").name(), "T0-OJ0-p2");
+        let tail0 = derive(std, None, Some(&ends("/J--"))).unwrap();
+        assert_eq!((tail0.k, tail0.frame.tail.len()), (3, 0));
+        // No separator in player 2's hand: four pieces.
+        let nj = derive(std, None, Some(&ends("-/---"))).unwrap();
+        assert_eq!(
+            (nj.k, nj.display()),
+            (4, "Δ1 J Δ2 J Δ3 J Δ4 J-/--- (1)".into())
+        );
+        let bad = |s: &str, sep| derive(std, sep, Some(&ends(s))).unwrap_err();
+        assert!(matches!(bad("-/Q-", None), DiscoverError::BadFrame(..)));
+        assert!(matches!(bad("JJ/JJ-", None), DiscoverError::BadFrame(..)));
+        assert!(derive(std, Some(2), Some(&ends("-/Q-"))).is_ok());
+        let small = derive("4-2J2Q".parse().unwrap(), None, Some(&ends("----/J-"))).unwrap_err();
+        assert!(matches!(small, DiscoverError::BadFrame(..)));
+        for text in ["-J-", "-/J- (3)", "-/", "-/J-x"] {
+            assert!(text.parse::<Ends>().is_err(), "{text}");
+        }
     }
 }

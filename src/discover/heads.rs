@@ -209,7 +209,7 @@ mod tests {
 
     #[test]
     fn the_standard_filter_is_a_balance_making_piece() {
-        let df = super::super::frame::derive(DeckSpec::STANDARD, None).unwrap();
+        let df = super::super::frame::derive(DeckSpec::STANDARD, None, None).unwrap();
         let scope = HeadScope {
             max_around: 0,
             max_len: 0,

@@ -44,6 +44,8 @@ pub enum DiscoverError {
         "deck {0} has no frame: it needs at least 2 cards of the separator kind (its lowest face kind unless --separator says), another face kind for the pieces, and 2 number cards"
     )]
     NoFrame(String),
+    #[error("--frame {0}: {1}")]
+    BadFrame(String, String),
     #[error("deck {0} holds no {1}: it cannot be the separator")]
     NoSeparator(String, char),
     #[error("no checkpoint to resume: {0}")]
@@ -138,6 +140,8 @@ pub struct Config {
     pub scope: Scope,
     /// The frame's separator kind when not the deck's lowest face kind (`--separator`).
     pub separator: Option<Card>,
+    /// The frame's ends when not the 2024 frame's (`--frame`).
+    pub ends: Option<frame::Ends>,
     /// Most positions of one family's backward closure.
     pub max_positions: u64,
     /// Stop after this many censuses, as an interruption would (for testing resume).
@@ -227,8 +231,12 @@ impl Config {
         } else {
             ""
         };
+        let ends = self
+            .ends
+            .as_ref()
+            .map_or(String::new(), |e| format!(" frame={}", e.text()));
         format!(
-            "discover v2 deck={} scope={:?} max_positions={}{sep}{growth}",
+            "discover v2 deck={} scope={:?} max_positions={}{sep}{ends}{growth}",
             self.deck, self.scope, self.max_positions
         )
     }
@@ -413,7 +421,7 @@ pub fn run(
     resume: bool,
     obs: &dyn Observer,
 ) -> Result<Discovery, DiscoverError> {
-    frame::derive(config.deck, config.separator)?;
+    frame::derive(config.deck, config.separator, config.ends.as_ref())?;
     let ckpt = Checkpoint::open(work, &config.fingerprint(), resume)?;
     let local = steps::Local { checkpoint: ckpt };
     let d = run_steps(config, &local, obs)?;
@@ -428,7 +436,7 @@ pub fn run_steps(
     steps: &dyn Steps,
     obs: &dyn Observer,
 ) -> Result<Discovery, DiscoverError> {
-    let df = frame::derive(config.deck, config.separator)?;
+    let df = frame::derive(config.deck, config.separator, config.ends.as_ref())?;
     let scope = config.scope;
     let half = (config.deck.total() / 2) as u8;
     let threshold = half.saturating_sub(scope.accumulation_margin);

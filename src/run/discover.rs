@@ -32,8 +32,9 @@ pub struct DiscoverAnswer {
     pub threads: usize,
 }
 
-/// The name of a discovery's files: `discover-DECK[-quick][-sepS][-ansatz|-insertion][-beamN]`
-/// (the separator when asked for, the route when only one is taken, the beam when it is not the
+/// The name of a discovery's files:
+/// `discover-DECK[-quick][-sepS][-frameENDS][-ansatz|-insertion][-beamN]` (the separator and the
+/// frame's ends when asked for, the route when only one is taken, the beam when it is not the
 /// scope's own).
 pub fn name_of(config: &Config, quick: bool) -> String {
     let scope = &config.scope;
@@ -41,6 +42,9 @@ pub fn name_of(config: &Config, quick: bool) -> String {
     let mut n = name(config.deck, quick);
     if let Some(s) = config.separator {
         n.push_str(&format!("-sep{}", crate::card::symbol(s)));
+    }
+    if let Some(e) = &config.ends {
+        n.push_str(&format!("-frame{}", e.name()));
     }
     match (scope.ansatz, scope.insertion) {
         (true, None) => n.push_str("-ansatz"),
@@ -147,8 +151,12 @@ impl Job for DiscoverJob<'_> {
     }
 
     fn execute(&self, mode: &Mode) -> Result<Ran<DiscoverPart>, RunError> {
-        crate::discover::frame::derive(self.config.deck, self.config.separator)
-            .map_err(RunError::input)?;
+        crate::discover::frame::derive(
+            self.config.deck,
+            self.config.separator,
+            self.config.ends.as_ref(),
+        )
+        .map_err(RunError::input)?;
         let started = Instant::now();
         let found = match mode {
             Mode::Single => {
