@@ -347,10 +347,12 @@ macro_rules! group_refill {
 ///   `ended`), in the order the lanes stopped; `$stopped_count` counts them.
 /// - `tally`: only counts. The lanes' card counters started from `$soa.cards` (the cards played
 ///   before the lanes), so a stopped lane knows its game's whole length: a game that ended
-///   shorter than `$out.bar` cards is only counted in `$out.wins`; the others (ended at least
-///   that long, or stopped by the trick limit) are rare and leave `slot`, `winner`, `tricks`
-///   (with the last trick), `cards` (all of the game's) and `ended` in `$out`'s arrays, counted
-///   by `$out.special`. (Six compressed stores per move cost more than the counting.)
+///   shorter than `$out.bar` cards is only counted (player 2's wins in `$out.wins[1]`; the
+///   caller sets `$out.wins[0]` to the rest of the games that are not special); the others
+///   (ended at least that long, or stopped by the trick limit) are rare and leave `slot`,
+///   `winner`, `tricks` (with the last trick), `cards` (all of the game's) and `ended` in
+///   `$out`'s arrays, counted by `$out.special`. (Six compressed stores per move cost more than
+///   the counting.)
 macro_rules! report_stopped {
     (
         full, $out:ident, $stopped_count:ident, $stopped:ident, $ended:ident, $winner:ident,
@@ -390,9 +392,11 @@ macro_rules! report_stopped {
         let cards_all = add($cards, $last);
         let special = stopped & (!$ended | cmpge(cards_all, set1($out.bar as $int)));
         let plain = stopped & !special;
+        // Only player 2's wins: player 1's are the rest of the plain games, worked out once the
+        // batch is done. (Two counts side by side were vectorised by the compiler into a
+        // table-lookup popcount in SSE registers, about a tenth of the `u64` loop's samples.)
         let w1 = cmpeq($winner, $one);
         $out.wins[1] += (plain & w1).count_ones() as u64;
-        $out.wins[0] += (plain & !w1).count_ones() as u64;
         $stopped_count += stopped.count_ones() as usize;
         if special != 0 {
             // Rare once a long game is known. At most $lanes values at `special < total`.

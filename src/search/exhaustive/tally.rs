@@ -287,6 +287,10 @@ impl<E: TallyPlane> Batch<E> {
         self.out.bar = bar;
         // SAFETY: the processor has AVX-512 and the arrays have room (both checked above).
         unsafe { E::play(self, limit) }
+        // The lanes count player 2's wins only: every game stopped once, so player 1 won the
+        // others that are not special.
+        let out = &mut self.out;
+        out.wins[0] = self.len as u64 - out.special as u64 - out.wins[1];
     }
 }
 
