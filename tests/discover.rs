@@ -40,6 +40,7 @@ fn config(deck: &str, scope: Scope) -> Config {
         scope,
         separator: None,
         ends: None,
+        lateral: 0,
         max_positions: 1_000_000,
         stop_after_censuses: None,
     }
@@ -289,6 +290,58 @@ fn another_separator_gives_its_own_frame_and_name() {
     ]);
     assert_eq!(o.status.code(), Some(0));
     assert!(out.join("discover-8-2J2Q2K2A-ansatz.jsonl").exists());
+    let _ = std::fs::remove_dir_all(out);
+}
+
+/// `--lateral`: where one card and two both leave no cycle, lateral moves of the beam's best
+/// cycles find new ones that grow on. On 2J2Q2K2A + 12 with beam 16 the beam dies at 19 cards
+/// without them (and at 20 by two); with them it passes 19 and dies at 20 (the census of small
+/// decks has no deal of 2J2Q2K2A + 12 that never ends either). The run has its own name; the
+/// unit tests of `insertion.rs` check that lateral cycles never end and are new.
+#[test]
+fn lateral_moves_take_the_insertion_beam_past_a_dead_size() {
+    let out = dir("lateral");
+    let o = out.to_str().unwrap();
+    let run = |lateral: &str| {
+        let args = [
+            "--deck",
+            "12-2J2Q2K2A",
+            "--route",
+            "insertion",
+            "--beam",
+            "16",
+            "--lateral",
+            lateral,
+            "--out",
+            o,
+        ];
+        let v = discover_json(&args, 1);
+        let stage = v["stages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == "insertion")
+            .unwrap()
+            .clone();
+        stage["summary"].as_str().unwrap().to_string()
+    };
+    let without = run("0");
+    assert!(
+        without.contains("no cycle of 19 cards, nor of 20 by two cards"),
+        "{without}"
+    );
+    assert!(!without.contains("lateral"), "{without}");
+    assert!(
+        out.join("discover-12-2J2Q2K2A-insertion-beam16.jsonl")
+            .exists()
+    );
+    let with = run("16");
+    assert!(with.contains("after lateral moves: 18 to 19"), "{with}");
+    assert!(with.contains("no cycle of 20 cards"), "{with}");
+    assert!(
+        out.join("discover-12-2J2Q2K2A-insertion-beam16-lateral16.jsonl")
+            .exists()
+    );
     let _ = std::fs::remove_dir_all(out);
 }
 

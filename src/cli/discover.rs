@@ -30,6 +30,7 @@ Examples:
   ansatz discover --quick --shard 0/4 --out /shared/d   # task 0 of 4 (then: ansatz merge /shared/d/*.bin)
   ansatz discover --quick --hosts hosts.txt --process 0 --workers 2
   ansatz discover --route insertion --beam 128  # the second route alone, a wider beam
+  ansatz discover --quick --route insertion --lateral 4   # past dead sizes by lateral moves
   ansatz discover --quick --separator Q --route ansatz   # the frame Δ1 Q Δ2 Q Δ3 Q--/Q--
   ansatz discover --quick --frame='--/J-' --route ansatz  # the frame Δ1 J Δ2 J Δ3 J--/J-
 
@@ -42,10 +43,10 @@ deck holding each accumulator shape, the rest of the deck in every arrangement; 
 has at most 2e8 arrangements is searched whole instead), insertion (the second route: every cycle of
 small decks of the deck's kinds, grown card by card toward the deck by inserting one card anywhere
 in either hand, the beam of cycles that pass closest to an even split kept at each size; two cards
-at once where one card leaves no cycle), balance
+at once where one card leaves no cycle; with --lateral, lateral moves where two cards fail too), balance
 (each cycle's family by backward play; the balanced cycles up to exchanging the players, every deal
 replayed with the reference engine). Writes DIR/NAME.jsonl and DIR/NAME.txt (NAME =
-discover-DECK[-quick][-sepS][-frameENDS][-ansatz|-insertion][-beamN]); the checkpoint
+discover-DECK[-quick][-sepS][-frameENDS][-ansatz|-insertion][-beamN][-lateralN]); the checkpoint
 goes to DIR/work (out/work/... under results/). The tasks of a job array (--shard I/N) share that
 step folder (give them one --out on a shared file system): each does its own steps first, then any
 left undone, so they split the work side by side and a task alone still finishes; every task
@@ -72,6 +73,11 @@ pub struct Args {
     /// Cycles the insertion route keeps at each size (default: 64 with --quick, else 256).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
     beam: Option<u64>,
+    /// Where the insertion beam dies out by one card and by two, its best N cycles make lateral
+    /// moves at their own size (two cards exchanged, or one card moved to the other hand) and
+    /// the new cycles grow on by one card. 0: off.
+    #[arg(long, default_value_t = 0, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=100_000))]
+    lateral: u64,
     /// The frame's separator kind (J, Q, K or A): the card closing each piece and in player 2's
     /// hand. Default: the deck's lowest face kind (the Jack of the 2024 frame).
     #[arg(long, value_name = "KIND")]
@@ -181,6 +187,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         deck,
         separator,
         ends,
+        lateral: args.lateral as usize,
         scope: if args.quick {
             Scope::QUICK
         } else {

@@ -11,6 +11,9 @@
 //!    best [`TWO_CARD_PARENTS`] of them grow by two cards at once to `L + 2`: on the standard deck
 //!    no 28-card position one card from the 27-card beam cycles, but thousands of 29-card ones two
 //!    cards away do.
+//!    With a lateral budget (`--lateral N`), when two cards fail too, the best N cycles of the
+//!    beam move sideways at their own size (two cards exchanged, or one card moved to the other
+//!    hand: the swaps and re-splits of `mutate`), and their new cycles grow on by one card.
 //! 3. **Steering.** A cycle's *reach* on its own is the most cards the smaller hand holds at the
 //!    start of a trick of the cycle: 0 for a lopsided cycle, half the cards for a cycle that
 //!    passes through an even split. Each parent's children are ranked by reach (then the longest
@@ -24,7 +27,7 @@
 //! cycles, and since a cycle's score is a function of the cycle, the best of the union of the
 //! parts is the best of the level: the answer does not depend on how the parts ran.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -253,6 +256,94 @@ pub fn best(cycles: impl IntoIterator<Item = Grown>, beam: usize) -> Vec<Grown> 
     v
 }
 
+/// Calls `f` with every lateral move of `pos`, which keeps its cards: two cards of different kinds
+/// exchanged (anywhere in either hand), or one card moved to any place of the other hand (a
+/// re-split), both hands kept non-empty.
+fn laterals(pos: &Position, f: &mut impl FnMut(&Position)) {
+    let places: Vec<(usize, usize)> = (0..2)
+        .flat_map(|h| (0..pos.hands[h].len()).map(move |i| (h, i)))
+        .collect();
+    for (a, &(ha, ia)) in places.iter().enumerate() {
+        for &(hb, ib) in &places[a + 1..] {
+            if pos.hands[ha][ia] != pos.hands[hb][ib] {
+                let mut c = pos.clone();
+                c.hands[ha][ia] = pos.hands[hb][ib];
+                c.hands[hb][ib] = pos.hands[ha][ia];
+                f(&c);
+            }
+        }
+    }
+    for h in 0..2 {
+        if pos.hands[h].len() < 2 {
+            continue;
+        }
+        for i in 0..pos.hands[h].len() {
+            for at in 0..=pos.hands[h ^ 1].len() {
+                let mut c = pos.clone();
+                let card = c.hands[h].remove(i);
+                c.hands[h ^ 1].insert(at, card);
+                f(&c);
+            }
+        }
+    }
+}
+
+/// The lateral children of `parent` (every lateral move of every position of its cycle) whose
+/// games never end in a cycle not in `known`, by cycle, the best `beam` of them.
+fn lateral_children(parent: &Grown, known: &BTreeSet<u128>, beam: usize) -> (Vec<Grown>, u64) {
+    let mut found: BTreeMap<u128, Grown> = BTreeMap::new();
+    let mut games = 0;
+    for pos in cycle_positions(parent) {
+        laterals(&pos, &mut |child| {
+            games += 1;
+            if let Some(g) = Grown::of(child)
+                && !known.contains(&g.key)
+            {
+                found.entry(g.key).or_insert(g);
+            }
+        });
+    }
+    (shortest(found.into_values(), beam), games)
+}
+
+/// The `beam` of `cycles` with the shortest periods (then the higher reach, then the smaller id),
+/// each once. A lateral step keeps these, not the best by reach: its point is to leave a family
+/// whose cycles no card can be added to, and its new cycles of high reach are that family's
+/// own long cycles; a short cycle is also the cheapest to grow (a child per position of its
+/// cycle). (On the standard deck's 36-card beam the reach-ranked ones gave no 37-card cycle,
+/// the shortest did.)
+pub fn shortest(cycles: impl IntoIterator<Item = Grown>, beam: usize) -> Vec<Grown> {
+    let mut by_key: BTreeMap<u128, Grown> = BTreeMap::new();
+    for g in cycles {
+        by_key.entry(g.key).or_insert(Grown { round: 0, ..g });
+    }
+    let mut v: Vec<Grown> = by_key.into_values().collect();
+    v.sort_by_key(|g| (g.period, std::cmp::Reverse(g.reach), g.key));
+    v.truncate(beam);
+    v
+}
+
+/// Part `part` of `parts` of a lateral step: the parents in a contiguous block, each moved
+/// sideways, the best `beam` of their new cycles (none of `known`).
+pub fn lateral_part(
+    parents: &[Grown],
+    known: &BTreeSet<u128>,
+    part: usize,
+    parts: usize,
+    beam: usize,
+) -> Part {
+    let range = (part * parents.len() / parts)..((part + 1) * parents.len() / parts);
+    let kids: Vec<(Vec<Grown>, u64)> = parents[range]
+        .par_iter()
+        .map(|p| lateral_children(p, known, beam))
+        .collect();
+    let games = kids.iter().map(|k| k.1).sum();
+    Part {
+        cycles: shortest(kids.into_iter().flat_map(|k| k.0), beam),
+        games,
+    }
+}
+
 /// What one part of a level grew: its best cycles and the children it played.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Part {
@@ -373,6 +464,55 @@ mod tests {
         assert!(games > 0 && !kids.is_empty());
         for k in &kids {
             assert_eq!(k.cards, seeds[0].cards + 2);
+            match crate::engine::reference::play(&k.position()) {
+                Outcome::Cycle(c) => assert_eq!(c.cycle_id.pack(), Some(k.key)),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    /// Every lateral move keeps the position's cards and both hands, and each is met once: the
+    /// exchanges of two cards of different kinds, then the moves of one card to every place of
+    /// the other hand.
+    #[test]
+    fn lateral_moves_keep_the_cards_and_are_all_met() {
+        let pos = Position::parse("-QK/J-A (1)", Notation::Auto).unwrap();
+        let mut seen = Vec::new();
+        laterals(&pos, &mut |c| {
+            assert_eq!(c.deck(), pos.deck());
+            assert!(!c.hands[0].is_empty() && !c.hands[1].is_empty());
+            assert_ne!(c, &pos);
+            seen.push(c.to_string());
+        });
+        // 6 cards, 5 kinds (two number cards): 15 pairs less the one pair of number cards; then
+        // each of 3 cards to 4 places of the other hand, both ways.
+        assert_eq!(seen.len(), 14 + 2 * 3 * 4);
+        assert!(seen.contains(&"JQK/--A (1)".to_string()));
+        assert!(seen.contains(&"QK/J--A (1)".to_string()));
+        let one = Position::parse("J/-- (1)", Notation::Auto).unwrap();
+        let mut n = 0;
+        laterals(&one, &mut |c| {
+            assert!(!c.hands[0].is_empty());
+            n += 1;
+        });
+        // Two exchanges (J with either number card), and no move that empties player 1's hand:
+        // each number card to 2 places of player 1's hand.
+        assert_eq!(n, 2 + 2 * 2);
+    }
+
+    /// The lateral step's cycles never end, are the size of their parent, and are none of the
+    /// known ones.
+    #[test]
+    fn lateral_children_are_new_cycles_of_the_same_size() {
+        let d: DeckSpec = "standard".parse().unwrap();
+        let seeds = seeds(d, 10_000_000);
+        let parents = &seeds[..4];
+        let known: BTreeSet<u128> = parents.iter().map(|g| g.key).collect();
+        let part = lateral_part(parents, &known, 0, 1, 50);
+        assert!(part.games > 0 && !part.cycles.is_empty());
+        for k in &part.cycles {
+            assert!(!known.contains(&k.key));
+            assert!(parents.iter().any(|p| p.cards == k.cards));
             match crate::engine::reference::play(&k.position()) {
                 Outcome::Cycle(c) => assert_eq!(c.cycle_id.pack(), Some(k.key)),
                 other => panic!("{other:?}"),

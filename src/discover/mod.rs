@@ -13,7 +13,7 @@ pub mod heads;
 pub mod insertion;
 pub mod steps;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::Instant;
 
@@ -142,6 +142,9 @@ pub struct Config {
     pub separator: Option<Card>,
     /// The frame's ends when not the 2024 frame's (`--frame`).
     pub ends: Option<frame::Ends>,
+    /// Cycles of the insertion beam that move sideways where one and two cards both fail (0:
+    /// none; `--lateral`).
+    pub lateral: usize,
     /// Most positions of one family's backward closure.
     pub max_positions: u64,
     /// Stop after this many censuses, as an interruption would (for testing resume).
@@ -235,8 +238,13 @@ impl Config {
             .ends
             .as_ref()
             .map_or(String::new(), |e| format!(" frame={}", e.text()));
+        let lateral = if self.lateral > 0 && self.scope.insertion.is_some() {
+            format!(" lateral={}", self.lateral)
+        } else {
+            String::new()
+        };
         format!(
-            "discover v2 deck={} scope={:?} max_positions={}{sep}{ends}{growth}",
+            "discover v2 deck={} scope={:?} max_positions={}{sep}{ends}{growth}{lateral}",
             self.deck, self.scope, self.max_positions
         )
     }
@@ -286,6 +294,9 @@ struct Level {
     reach: u8,
     /// Grown by two cards from the size two below (the size between died out).
     two_cards: bool,
+    /// Grown by one card from cycles found by lateral moves at the size below (one and two cards
+    /// died out there).
+    lateral: bool,
 }
 
 /// How many parts each level of the insertion is cut into.
@@ -295,6 +306,7 @@ const INSERT_PARTS: usize = 16;
 fn insertion_stage(
     deck: DeckSpec,
     ins: &InsertScope,
+    lateral: usize,
     steps: &dyn Steps,
     obs: &dyn Observer,
 ) -> Result<Insertion, DiscoverError> {
@@ -319,9 +331,18 @@ fn insertion_stage(
     let mut games = 0u64;
     let mut levels: Vec<Level> = Vec::new();
     // One level by one card, then, if its beam died out, the level after it by two cards from
-    // the best of the last beam.
-    let mut grow = |l: u8, cards: usize, parents: &[Grown]| -> Result<Vec<Grown>, DiscoverError> {
-        let prefix = if cards == 1 { "insert" } else { "insert2" };
+    // the best of the last beam; if that dies too (and `lateral` allows), the level by one card
+    // from the new cycles of lateral moves of the best of the last beam.
+    let mut grow = |l: u8,
+                    cards: usize,
+                    parents: &[Grown],
+                    sideways: bool|
+     -> Result<Vec<Grown>, DiscoverError> {
+        let prefix = match (cards, sideways) {
+            (1, false) => "insert",
+            (_, false) => "insert2",
+            _ => "insertL",
+        };
         let names: Vec<String> = (0..INSERT_PARTS)
             .map(|p| format!("{prefix}-{l}-{p}"))
             .collect();
@@ -351,10 +372,12 @@ fn insertion_stage(
             kept: next.len(),
             reach: next.first().map_or(0, |g| g.reach),
             two_cards: cards == 2,
+            lateral: sideways,
         });
         if std::env::var_os("ANSATZ_TRACE_INSERTION").is_some() {
             eprintln!(
-                "insertion {l} cards (by {cards}): {} cycles, best reach {}, first {}",
+                "insertion {l} cards (by {cards}{}): {} cycles, best reach {}, first {}",
+                if sideways { " after lateral moves" } else { "" },
                 next.len(),
                 levels.last().unwrap().reach,
                 next.first()
@@ -363,12 +386,53 @@ fn insertion_stage(
         }
         Ok(next)
     };
+    let mut lateral_games = 0u64;
     let mut l = from + 1;
     while l <= total {
-        let mut next = grow(l, 1, &beam)?;
+        let mut next = grow(l, 1, &beam, false)?;
         if next.is_empty() && !beam.is_empty() && l < total {
-            l += 1;
-            next = grow(l, 2, &beam[..beam.len().min(insertion::TWO_CARD_PARENTS)])?;
+            next = grow(
+                l + 1,
+                2,
+                &beam[..beam.len().min(insertion::TWO_CARD_PARENTS)],
+                false,
+            )?;
+            if !next.is_empty() || lateral == 0 {
+                l += 1;
+            } else {
+                // Sideways at the size of the beam: its best `lateral` cycles' lateral moves,
+                // the new cycles among them, then one card more.
+                let parents = &beam[..beam.len().min(lateral)];
+                let known: BTreeSet<u128> = beam.iter().map(|g| g.key).collect();
+                let names: Vec<String> = (0..INSERT_PARTS)
+                    .map(|p| format!("lateral-{}-{p}", l - 1))
+                    .collect();
+                let parts: Vec<insertion::Part> = steps::run(
+                    steps,
+                    &names,
+                    |p| {
+                        Ok(insertion::lateral_part(
+                            parents,
+                            &known,
+                            p,
+                            INSERT_PARTS,
+                            ins.beam,
+                        ))
+                    },
+                    &|_| {},
+                )?;
+                lateral_games += parts.iter().map(|p| p.games).sum::<u64>();
+                let side = insertion::shortest(parts.into_iter().flat_map(|p| p.cycles), ins.beam);
+                if std::env::var_os("ANSATZ_TRACE_INSERTION").is_some() {
+                    eprintln!(
+                        "insertion: lateral moves of {} cycles of {} cards: {} new cycles",
+                        parents.len(),
+                        l - 1,
+                        side.len()
+                    );
+                }
+                next = grow(l, 1, &side, true)?;
+            }
         }
         beam = next;
         l += 1;
@@ -377,7 +441,7 @@ fn insertion_stage(
         seeds: seeds.len(),
         seed_decks,
         from,
-        games,
+        games: games + lateral_games,
         finalists: beam,
         levels,
     })
@@ -395,12 +459,23 @@ fn insertion_path(levels: &[Level]) -> String {
     if !jumps.is_empty() {
         out += &format!(" (by two cards at once: {})", jumps.join(", "));
     }
+    let sideways: Vec<String> = levels
+        .iter()
+        .filter(|l| l.lateral && l.kept > 0)
+        .map(|l| format!("{} to {}", l.cards - 1, l.cards))
+        .collect();
+    if !sideways.is_empty() {
+        out += &format!(" (after lateral moves: {})", sideways.join(", "));
+    }
     let dead = levels.iter().rposition(|l| l.kept > 0).map_or(0, |i| i + 1);
     if let Some(l) = levels.get(dead) {
-        let also = match levels.get(dead + 1) {
+        let mut also = match levels.get(dead + 1) {
             Some(n) if n.two_cards => format!(", nor of {} by two cards", n.cards),
             _ => String::new(),
         };
+        if let Some(n) = levels.get(dead + 2).filter(|n| n.lateral) {
+            also += &format!(", nor of {} after lateral moves", n.cards);
+        }
         out += &format!(" (no cycle of {} cards{also}: the beam died out)", l.cards);
     }
     out
@@ -660,7 +735,7 @@ pub fn run_steps(
     // Stage 5 (the second route): insertion.
     if let Some(ins) = scope.insertion {
         let t = Instant::now();
-        let grown = insertion_stage(config.deck, &ins, steps, obs)?;
+        let grown = insertion_stage(config.deck, &ins, config.lateral, steps, obs)?;
         let mut known: std::collections::BTreeSet<u128> = list.iter().map(|f| f.key).collect();
         let mut new = 0;
         for g in &grown.finalists {

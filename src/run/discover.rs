@@ -33,7 +33,7 @@ pub struct DiscoverAnswer {
 }
 
 /// The name of a discovery's files:
-/// `discover-DECK[-quick][-sepS][-frameENDS][-ansatz|-insertion][-beamN]` (the separator and the
+/// `discover-DECK[-quick][-sepS][-frameENDS][-ansatz|-insertion][-beamN][-lateralN]` (the separator and the
 /// frame's ends when asked for, the route when only one is taken, the beam when it is not the
 /// scope's own).
 pub fn name_of(config: &Config, quick: bool) -> String {
@@ -55,6 +55,9 @@ pub fn name_of(config: &Config, quick: bool) -> String {
         && i.beam != o.beam
     {
         n.push_str(&format!("-beam{}", i.beam));
+    }
+    if config.lateral > 0 && scope.insertion.is_some() {
+        n.push_str(&format!("-lateral{}", config.lateral));
     }
     n
 }
