@@ -30,7 +30,7 @@ Examples:
   ansatz discover --quick --shard 0/4 --out /shared/d   # task 0 of 4 (then: ansatz merge /shared/d/*.bin)
   ansatz discover --quick --hosts hosts.txt --process 0 --workers 2
   ansatz discover --route insertion --beam 128  # the second route alone, a wider beam
-  ansatz discover --quick --route insertion --lateral 4   # past dead sizes by lateral moves
+  ansatz discover --quick --route insertion --lateral 16  # past dead sizes by lateral moves
   ansatz discover --quick --separator Q --route ansatz   # the frame Δ1 Q Δ2 Q Δ3 Q--/Q--
   ansatz discover --quick --frame='--/J-' --route ansatz  # the frame Δ1 J Δ2 J Δ3 J--/J-
 
