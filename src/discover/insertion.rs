@@ -332,14 +332,29 @@ pub fn lateral_part(
     parts: usize,
     beam: usize,
 ) -> Part {
+    part_of(
+        parents,
+        part,
+        parts,
+        |p| lateral_children(p, known, beam),
+        |kids| shortest(kids, beam),
+    )
+}
+
+/// Part `part` of `parts` of a step over `parents`: the parents in a contiguous block, each
+/// expanded by `each` (its cycles and the games it played), the cycles kept by `keep`.
+fn part_of(
+    parents: &[Grown],
+    part: usize,
+    parts: usize,
+    each: impl Fn(&Grown) -> (Vec<Grown>, u64) + Sync + Send,
+    keep: impl FnOnce(Vec<Grown>) -> Vec<Grown>,
+) -> Part {
     let range = (part * parents.len() / parts)..((part + 1) * parents.len() / parts);
-    let kids: Vec<(Vec<Grown>, u64)> = parents[range]
-        .par_iter()
-        .map(|p| lateral_children(p, known, beam))
-        .collect();
+    let kids: Vec<(Vec<Grown>, u64)> = parents[range].par_iter().map(each).collect();
     let games = kids.iter().map(|k| k.1).sum();
     Part {
-        cycles: shortest(kids.into_iter().flat_map(|k| k.0), beam),
+        cycles: keep(kids.into_iter().flat_map(|k| k.0).collect()),
         games,
     }
 }
@@ -361,16 +376,13 @@ pub fn grow_part(
     beam: usize,
     cards: usize,
 ) -> Part {
-    let range = (part * parents.len() / parts)..((part + 1) * parents.len() / parts);
-    let kids: Vec<(Vec<Grown>, u64)> = parents[range]
-        .par_iter()
-        .map(|p| children(deck, p, beam, cards))
-        .collect();
-    let games = kids.iter().map(|k| k.1).sum();
-    Part {
-        cycles: best(kids.into_iter().flat_map(|k| k.0), beam),
-        games,
-    }
+    part_of(
+        parents,
+        part,
+        parts,
+        |p| children(deck, p, beam, cards),
+        |kids| best(kids, beam),
+    )
 }
 
 #[cfg(test)]
