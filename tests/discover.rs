@@ -41,6 +41,7 @@ fn config(deck: &str, scope: Scope) -> Config {
         separator: None,
         ends: None,
         lateral: 0,
+        fill_limit: scope.fill_limit(),
         max_positions: 1_000_000,
         stop_after_censuses: None,
     }
@@ -124,7 +125,10 @@ fn the_head_route_on_a_small_deck_is_the_same_for_any_thread_count() {
     let two = discover(&c, 3, "heads-3");
     assert_eq!(one, two);
     let names: Vec<&str> = one.stages.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(names, ["frame", "filter", "heads", "census", "balance"]);
+    assert_eq!(
+        names,
+        ["frame", "filter", "heads", "census", "balance", "fill"]
+    );
     assert!(one.filter.is_some());
     // (This scope finds 4 accumulator shapes on this deck, and 48 cycles around them.)
     assert!(!one.accumulators.is_empty());
@@ -133,7 +137,82 @@ fn the_head_route_on_a_small_deck_is_the_same_for_any_thread_count() {
     let shapes: BTreeSet<&str> = one.accumulators.iter().map(|a| a.shape.as_str()).collect();
     assert_eq!(one.censuses.len(), shapes.len());
     for b in &one.balanced_cycles {
-        assert!(shapes.contains(b.census.as_str()));
+        assert!(shapes.contains(b.census.as_str()) || b.census.starts_with("fill "));
+    }
+    // (No balanced cycle here, so no fill.)
+    assert!(one.fills.is_empty());
+}
+
+#[test]
+fn fills_around_balanced_cycles_match_the_naive_checker() {
+    // 2J2Q2K2A + 10 with a third Jack: two pieces, Δ1 J Δ2 J-/J-. The head route's 15 censuses
+    // reach 48 cycles, all balanced; the fill around each balanced deck's first piece runs its
+    // second piece's place whole (18 fills), the same for any thread count.
+    let c = config("11-3J2Q2K2A", SMALL_HEADS);
+    let one = discover(&c, 1, "fills-1");
+    assert_eq!(one, discover(&c, 3, "fills-3"), "threads");
+    assert!(one.stages.iter().any(|s| s.name == "fill"));
+    fills_match_the_naive_checker(&c, &one);
+    // Without fills the balanced cycles are the same here (every fill's cycles were known), and
+    // the stage is left out.
+    let none = discover(
+        &Config {
+            fill_limit: 0,
+            ..c.clone()
+        },
+        2,
+        "fills-0",
+    );
+    assert!(none.fills.is_empty() && none.stages.iter().all(|s| s.name != "fill"));
+    assert_eq!(none.balanced_cycles, one.balanced_cycles);
+    // A limit below the smallest fill skips them all, and says so.
+    let small = discover(
+        &Config {
+            fill_limit: 10,
+            ..c.clone()
+        },
+        2,
+        "fills-10",
+    );
+    assert_eq!(small.fills.len(), one.fills.len());
+    assert!(
+        small
+            .fills
+            .iter()
+            .all(|f| f.skipped.is_some() && f.decks == 0)
+    );
+}
+
+/// Every fill that ran tested every arrangement of the cards its template leaves, and its decks
+/// that never end are those the per-candidate checker (`naive_pieces`: each deck played from
+/// scratch) finds; one fill per balanced deck's pieces.
+fn fills_match_the_naive_checker(c: &Config, d: &Discovery) {
+    use ansatz::ansatz::enumerate::naive_pieces;
+    use ansatz::ansatz::import::fill_params;
+    use ansatz::discover::fill;
+    use ansatz::notation::{Notation, parse_hand};
+    let df = ansatz::discover::frame::derive(c.deck, None, None).unwrap();
+    assert!(!d.fills.is_empty(), "the census balanced cycles give fills");
+    for f in &d.fills {
+        let before =
+            parse_hand(&f.shape[..f.shape.find("{TEST}").unwrap()], Notation::Dash).unwrap();
+        let t = fill::template(&df, &before);
+        assert_eq!(t.display(), f.shape);
+        let params = fill_params(&t, c.deck).unwrap();
+        let naive = naive_pieces(&t, &params);
+        assert_eq!(f.skipped, None, "{}", f.shape);
+        assert_eq!(f.non_terminating, naive.len() as u64, "{}", f.shape);
+        // The deck that gave the fill is one of its arrangements, and never ends.
+        assert!(f.non_terminating > 0 && f.cycles > 0, "{}", f.shape);
+        // Every arrangement: the multinomial of the cards left.
+        let (mut n, mut ways) = (0u64, 1u64);
+        for &k in &params.exact.unwrap() {
+            for i in 1..=u64::from(k) {
+                n += 1;
+                ways = ways * n / i;
+            }
+        }
+        assert_eq!(f.decks, ways, "{}", f.shape);
     }
 }
 

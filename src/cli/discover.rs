@@ -33,6 +33,7 @@ Examples:
   ansatz discover --quick --route insertion --lateral 16  # past dead sizes by lateral moves
   ansatz discover --quick --separator Q --route ansatz   # the frame Δ1 Q Δ2 Q Δ3 Q--/Q--
   ansatz discover --quick --frame='--/J-' --route ansatz  # the frame Δ1 J Δ2 J Δ3 J--/J-
+  ansatz discover --fill-limit 3000000000       # also the fills around the 2024 pieces (+20 min)
 
 Stages: frame (the separator is the deck's lowest face kind, as the Jack of the 2024 frame
 Δ1 J Δ2 J Δ3 J-/J-, or the kind --separator names; the pieces hold the other face kinds; --frame
@@ -45,8 +46,10 @@ small decks of the deck's kinds, grown card by card toward the deck by inserting
 in either hand, the beam of cycles that pass closest to an even split kept at each size; two cards
 at once where one card leaves no cycle; with --lateral, lateral moves where two cards fail too), balance
 (each cycle's family by backward play; the balanced cycles up to exchanging the players, every deal
-replayed with the reference engine). Writes DIR/NAME.jsonl and DIR/NAME.txt (NAME =
-discover-DECK[-quick][-sepS][-frameENDS][-ansatz|-insertion][-beamN][-lateralN]); the checkpoint
+replayed with the reference engine), fill (for each balanced cycle a census reached, its deck with
+the last piece's place, TEST, taking every arrangement of the cards left: P1 J P2 J {TEST} J-/J-;
+the new cycles' families; fills larger than --fill-limit are skipped and listed). Writes DIR/NAME.jsonl and DIR/NAME.txt (NAME =
+discover-DECK[-quick][-sepS][-frameENDS][-ansatz|-insertion][-beamN][-lateralN][-fillN]); the checkpoint
 goes to DIR/work (out/work/... under results/). The tasks of a job array (--shard I/N) share that
 step folder (give them one --out on a shared file system): each does its own steps first, then any
 left undone, so they split the work side by side and a task alone still finishes; every task
@@ -88,6 +91,11 @@ pub struct Args {
     /// many number cards as it demands).
     #[arg(long, value_name = "ENDS", allow_hyphen_values = true)]
     frame: Option<String>,
+    /// Fills (every deck around the balance-making pieces of a balanced cycle, the accumulator's
+    /// place taking every arrangement of the cards left) of at most N arrangements run; larger
+    /// ones are skipped and listed. 0: no fills. Default: 5e8 with --quick, else 2e9.
+    #[arg(long, value_name = "N")]
+    fill_limit: Option<u64>,
     /// Most positions of one family's backward closure.
     #[arg(long, default_value_t = 20_000_000, value_name = "N")]
     max_positions: u64,
@@ -183,24 +191,26 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let lowest = frame::derive(deck, None, None).map(|d| d.separator);
     let separator = separator.filter(|&s| lowest.as_ref().ok() != Some(&s));
     let ends = frame::unless_default(deck, separator, ends);
+    let scope = if args.quick {
+        Scope::QUICK
+    } else {
+        Scope::DEFAULT
+    }
+    .with(
+        match args.route {
+            RouteArg::Both => Route::Both,
+            RouteArg::Ansatz => Route::Ansatz,
+            RouteArg::Insertion => Route::Insertion,
+        },
+        args.beam.map(|b| b as usize),
+    );
     let config = Config {
         deck,
         separator,
         ends,
         lateral: args.lateral as usize,
-        scope: if args.quick {
-            Scope::QUICK
-        } else {
-            Scope::DEFAULT
-        }
-        .with(
-            match args.route {
-                RouteArg::Both => Route::Both,
-                RouteArg::Ansatz => Route::Ansatz,
-                RouteArg::Insertion => Route::Insertion,
-            },
-            args.beam.map(|b| b as usize),
-        ),
+        scope,
+        fill_limit: args.fill_limit.unwrap_or(scope.fill_limit()),
         max_positions: args.max_positions,
         stop_after_censuses: args.stop_after_censuses,
     };

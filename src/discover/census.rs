@@ -11,12 +11,11 @@ use crate::assemble::rest::{parse_shape, test_before};
 use crate::assemble::{CycleHit, Plan, UnitDone, merge};
 use crate::card::KINDS;
 use crate::engine::Outcome;
-use crate::position::Position;
 
 use super::frame::DeckFrame;
 
 /// About how many units one census is cut into (threads take whole units).
-const UNITS: u64 = 1024;
+pub(super) const UNITS: u64 = 1024;
 
 /// What one census found.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -31,8 +30,9 @@ pub struct CensusDone {
     pub skipped: Option<String>,
 }
 
-/// A census ready to run in parts: around a shape (an `assemble` plan), every deck of a one-piece
-/// frame, or a shape that does not fit the deck.
+/// A census ready to run in parts: around a shape (an `assemble` plan), every arrangement of a
+/// template's TEST (every deck of a one-piece frame, or a fill: see [`super::fill`]), or a shape
+/// that does not fit the deck.
 pub enum Census {
     Around(Plan),
     Whole(Enumerator),
@@ -93,7 +93,6 @@ impl Census {
     /// the plan's, or the enumeration's ranges for a whole frame.
     pub fn run_part(
         &self,
-        df: &DeckFrame,
         part: usize,
         parts: usize,
         progress: &(dyn Fn(u64) + Sync),
@@ -117,7 +116,7 @@ impl Census {
                     .collect::<Vec<_>>()
                     .into_par_iter()
                     .map(|i| {
-                        let u = whole_range(df, e, i);
+                        let u = whole_range(e, i);
                         progress(u.decks);
                         u
                     })
@@ -154,7 +153,7 @@ impl Census {
 /// [`Census::run_part`].
 pub fn around(df: &DeckFrame, shape: &str, progress: &(dyn Fn(u64) + Sync)) -> CensusDone {
     let c = census(df, shape);
-    c.finish(shape, &c.run_part(df, 0, 1, progress))
+    c.finish(shape, &c.run_part(0, 1, progress))
 }
 
 /// The enumeration of every deck of a one-piece frame: TEST is player 1's whole hand before the
@@ -175,10 +174,10 @@ fn whole_frame(df: &DeckFrame) -> Enumerator {
     Enumerator::new(&template, &params, UNITS).expect("a deck of at most 52 cards fits")
 }
 
-/// Range `i` of the whole frame's enumeration as a unit: its decks, those that never end, and
-/// the distinct cycles they reach (each with the first deck reaching it and how many do).
-fn whole_range(df: &DeckFrame, e: &Enumerator, i: usize) -> UnitDone {
-    let f = &df.frame;
+/// Range `i` of an enumeration of whole decks (its template's TEST filled is a deck) as a unit:
+/// its decks, those that never end, and the distinct cycles they reach (each with the first deck
+/// reaching it, player 1's hand, and how many do).
+fn whole_range(e: &Enumerator, i: usize) -> UnitDone {
     let mut u = UnitDone {
         index: i as u32,
         decks: e.range_candidates(i),
@@ -188,10 +187,7 @@ fn whole_range(df: &DeckFrame, e: &Enumerator, i: usize) -> UnitDone {
     };
     let mut cycles = std::collections::BTreeMap::<u128, CycleHit>::new();
     for test in e.run_range(i) {
-        let mut hand = test;
-        hand.push(f.separator);
-        hand.extend_from_slice(&f.tail);
-        let pos = Position::new(hand.clone(), f.other.clone(), f.to_move);
+        let pos = e.template().fill(&test);
         if let Outcome::Cycle(c) = crate::engine::play(&pos) {
             u.non_terminating += 1;
             let key = c.cycle_id.pack().expect("at most 52 cards");
@@ -201,7 +197,7 @@ fn whole_range(df: &DeckFrame, e: &Enumerator, i: usize) -> UnitDone {
                 .or_insert(CycleHit {
                     cycle_key: key,
                     period: c.period,
-                    deck: hand,
+                    deck: pos.hands[0].clone(),
                     decks: 1,
                 });
         }

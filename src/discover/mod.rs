@@ -1,13 +1,15 @@
 //! `ansatz discover`: balanced cycles found automatically on any deck, by the ansatz route in
 //! stages, one per file: [`frame`] (the frame from the deck's face kinds), [`heads`] (the filter
 //! and the head sweep: pieces and their accumulation), [`census`] (every deck around each
-//! accumulator shape), [`balance`] (families by backward play, mirror pairs, replay). Each step's
+//! accumulator shape), [`balance`] (families by backward play, mirror pairs, replay), [`fill`]
+//! (every deck around the balance-making pieces of the balanced cycles found). Each step's
 //! result goes to a [`checkpoint`], so an interrupted run resumes to the same answer; every step
 //! merges its parallel work in a fixed order, so the answer does not depend on the thread count.
 
 pub mod balance;
 pub mod census;
 pub mod checkpoint;
+pub mod fill;
 pub mod frame;
 pub mod heads;
 pub mod insertion;
@@ -112,6 +114,20 @@ impl Scope {
         ansatz: true,
     };
 
+    /// The largest fill (arrangements of its TEST) the scope runs by default: with `--quick` the
+    /// fills around the four-card balance-making pieces of period-31 cycles (3·10^8 arrangements
+    /// each on the standard deck), by default every fill up to 2·10^9 (about 100 s each on two
+    /// cores); the four fills around the 2024 balance-making pieces (2.2·10^9 each, about 5
+    /// minutes) need `--fill-limit`. The limit is not part of the checkpoint's fingerprint: a
+    /// fill's steps are its own, so a resume with another limit runs the fills it now allows.
+    pub fn fill_limit(&self) -> u64 {
+        if self.name == "quick" {
+            500_000_000
+        } else {
+            2_000_000_000
+        }
+    }
+
     /// The scope with the routes `route` names, and the insertion's beam `beam` when given.
     pub fn with(mut self, route: Route, beam: Option<usize>) -> Scope {
         self.ansatz = route != Route::Insertion;
@@ -145,6 +161,9 @@ pub struct Config {
     /// Cycles of the insertion beam that move sideways where one and two cards both fail (0:
     /// none; `--lateral`).
     pub lateral: usize,
+    /// Fills of more than this many arrangements are skipped (0: no fills); see
+    /// [`Scope::fill_limit`].
+    pub fill_limit: u64,
     /// Most positions of one family's backward closure.
     pub max_positions: u64,
     /// Stop after this many censuses, as an interruption would (for testing resume).
@@ -188,6 +207,8 @@ pub struct Discovery {
     pub accumulation_threshold: u8,
     pub accumulators: Vec<Accumulator>,
     pub censuses: Vec<CensusSummary>,
+    /// The fills around balance-making pieces (`shape` is the fill's template).
+    pub fills: Vec<CensusSummary>,
     pub reach_histogram: BTreeMap<u8, u64>,
     pub balanced_cycles: Vec<BalancedCycle>,
     pub stages: Vec<StageReport>,
@@ -682,7 +703,7 @@ pub fn run_steps(
                 return Err(DiscoverError::Stopped(stop));
             }
             let (i, p) = (n / CENSUS_PARTS, n % CENSUS_PARTS);
-            Ok(plans[i].run_part(&df, p, CENSUS_PARTS, &|d| obs.advance(d)))
+            Ok(plans[i].run_part(p, CENSUS_PARTS, &|d| obs.advance(d)))
         },
         &|n| {
             let (i, p) = (n / CENSUS_PARTS, n % CENSUS_PARTS);
@@ -782,29 +803,13 @@ pub fn run_steps(
     // Stage 6: balance, the families in blocks of cycles.
     let t = Instant::now();
     obs.start("balance", list.len() as u64, "families");
-    let blocks = list.len().min(FAMILY_BLOCKS);
-    let block = |b: usize| (b * list.len() / blocks)..((b + 1) * list.len() / blocks);
-    let names: Vec<String> = (0..blocks).map(|b| format!("families-{b}")).collect();
     let cfg = ClosureConfig {
         max_positions: config.max_positions,
         ..ClosureConfig::default()
     };
-    let fams: Vec<Vec<FamilyDone>> = steps::run(
-        steps,
-        &names,
-        |b| {
-            Ok(balance::families(&list[block(b)], &cfg, &|n| {
-                obs.advance(n)
-            }))
-        },
-        &|b| obs.advance(block(b).len() as u64),
-    )?;
-    let fams: Vec<FamilyDone> = fams.into_iter().flatten().collect();
-    let mut reach_histogram: BTreeMap<u8, u64> = BTreeMap::new();
-    for f in &fams {
-        *reach_histogram.entry(f.reach).or_default() += 1;
-    }
-    let balanced = balance::balanced(config.deck, &list, &fams)?;
+    let mut fams = families_in_steps("families", &list, &cfg, steps, obs)?;
+    let mut reach_histogram = reach_of(&fams);
+    let mut balanced = balance::balanced(config.deck, &list, &fams)?;
     let deals: usize = balanced.iter().map(|b| b.balanced.len()).sum();
     let mut r = report(
         "balance",
@@ -823,6 +828,92 @@ pub fn run_steps(
     obs.finish(&r);
     stages.push(r);
 
+    // Stage 7: the fills around the balance-making pieces of the balanced cycles the censuses
+    // reached (both of a mirror pair when both were met), then the families of their new cycles.
+    let mut fills: Vec<CensusDone> = Vec::new();
+    if scope.ansatz && by_shapes && config.fill_limit > 0 {
+        let t = Instant::now();
+        let decks = list
+            .iter()
+            .zip(&fams)
+            .filter(|(f, fam)| !fam.balanced.is_empty() && f.found_by == "ansatz")
+            .map(|(f, _)| f.start.hands[0].as_slice());
+        let befores = fill::befores(&df, decks);
+        let plans: Vec<census::Census> = befores
+            .iter()
+            .map(|b| fill::plan(&df, b, config.fill_limit))
+            .collect();
+        obs.start("fill", plans.iter().map(|p| p.decks()).sum(), "decks");
+        // Only the fills that run have steps: a resume with another limit runs what it allows.
+        let mut names = Vec::new();
+        let mut owner = Vec::new();
+        for (i, p) in plans.iter().enumerate() {
+            if !matches!(p, census::Census::Skipped(_)) {
+                for part in 0..CENSUS_PARTS {
+                    names.push(format!("fill-{i}-{part}"));
+                    owner.push((i, part));
+                }
+            }
+        }
+        let parts: Vec<Vec<crate::assemble::UnitDone>> = steps::run(
+            steps,
+            &names,
+            |n| {
+                let (i, p) = owner[n];
+                Ok(plans[i].run_part(p, CENSUS_PARTS, &|d| obs.advance(d)))
+            },
+            &|n| {
+                let (i, p) = owner[n];
+                obs.advance(plans[i].part_decks(p, CENSUS_PARTS));
+            },
+        )?;
+        let mut units: Vec<Vec<crate::assemble::UnitDone>> = vec![Vec::new(); plans.len()];
+        for (n, u) in parts.into_iter().enumerate() {
+            units[owner[n].0].extend(u);
+        }
+        let mut known: BTreeSet<u128> = list.iter().map(|f| f.key).collect();
+        let mut new: Vec<Found> = Vec::new();
+        for (i, p) in plans.iter().enumerate() {
+            let name = fill::template(&df, &befores[i]).display();
+            let done = p.finish(&name, &units[i]);
+            for h in &done.cycles {
+                if known.insert(h.cycle_key) {
+                    new.push(Found::census(&df, h, &format!("fill {name}")));
+                }
+            }
+            fills.push(done);
+        }
+        let new_fams = families_in_steps("fill-families", &new, &cfg, steps, obs)?;
+        let found_new = new_fams.iter().filter(|f| !f.balanced.is_empty()).count();
+        let new_cycles = new.len();
+        list.extend(new);
+        fams.extend(new_fams);
+        reach_histogram = reach_of(&fams);
+        balanced = balance::balanced(config.deck, &list, &fams)?;
+        let ran = fills.iter().filter(|c| c.skipped.is_none()).count();
+        let mut r = report(
+            "fill",
+            fills.iter().map(|c| c.decks).sum(),
+            "decks",
+            format!(
+                "{} fills around the balance-making pieces ({} run, {} skipped: more than {} arrangements), {} decks never end, {} new cycles, {} of them with balanced deals",
+                fills.len(),
+                ran,
+                fills.len() - ran,
+                config.fill_limit,
+                fills.iter().map(|c| c.non_terminating).sum::<u64>(),
+                new_cycles,
+                found_new
+            ),
+            t,
+        );
+        r.cycles = fams.len() as u64;
+        r.balanced_cycles = balanced.len() as u64;
+        r.reach_histogram = reach_histogram.clone();
+        obs.finish(&r);
+        stages.push(r);
+    }
+
     Ok(Discovery {
         deck: config.deck.to_string(),
         scope: scope.name.into(),
@@ -830,18 +921,50 @@ pub fn run_steps(
         filter: filter_text,
         accumulation_threshold: threshold,
         accumulators,
-        censuses: censuses
-            .iter()
-            .map(|c| CensusSummary {
-                shape: c.shape.clone(),
-                decks: c.decks,
-                non_terminating: c.non_terminating,
-                cycles: c.cycles.len() as u64,
-                skipped: c.skipped.clone(),
-            })
-            .collect(),
+        censuses: censuses.iter().map(summary).collect(),
+        fills: fills.iter().map(summary).collect(),
         reach_histogram,
         balanced_cycles: balanced,
         stages,
     })
+}
+
+/// A census or a fill without its cycles.
+fn summary(c: &CensusDone) -> CensusSummary {
+    CensusSummary {
+        shape: c.shape.clone(),
+        decks: c.decks,
+        non_terminating: c.non_terminating,
+        cycles: c.cycles.len() as u64,
+        skipped: c.skipped.clone(),
+    }
+}
+
+/// Cycles by reach.
+fn reach_of(fams: &[FamilyDone]) -> BTreeMap<u8, u64> {
+    let mut h = BTreeMap::new();
+    for f in fams {
+        *h.entry(f.reach).or_default() += 1;
+    }
+    h
+}
+
+/// The families of `list`, in at most [`FAMILY_BLOCKS`] steps named `PREFIX-B`.
+fn families_in_steps(
+    prefix: &str,
+    list: &[Found],
+    cfg: &ClosureConfig,
+    steps: &dyn Steps,
+    obs: &dyn Observer,
+) -> Result<Vec<FamilyDone>, DiscoverError> {
+    let blocks = list.len().min(FAMILY_BLOCKS);
+    let block = |b: usize| (b * list.len() / blocks)..((b + 1) * list.len() / blocks);
+    let names: Vec<String> = (0..blocks).map(|b| format!("{prefix}-{b}")).collect();
+    let fams: Vec<Vec<FamilyDone>> = steps::run(
+        steps,
+        &names,
+        |b| Ok(balance::families(&list[block(b)], cfg, &|n| obs.advance(n))),
+        &|b| obs.advance(block(b).len() as u64),
+    )?;
+    Ok(fams.into_iter().flatten().collect())
 }

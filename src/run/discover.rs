@@ -33,9 +33,9 @@ pub struct DiscoverAnswer {
 }
 
 /// The name of a discovery's files:
-/// `discover-DECK[-quick][-sepS][-frameENDS][-ansatz|-insertion][-beamN][-lateralN]` (the separator and the
-/// frame's ends when asked for, the route when only one is taken, the beam when it is not the
-/// scope's own).
+/// `discover-DECK[-quick][-sepS][-frameENDS][-ansatz|-insertion][-beamN][-lateralN][-fillN]` (the
+/// separator and the frame's ends when asked for, the route when only one is taken, the beam and
+/// the fill limit when they are not the scope's own).
 pub fn name_of(config: &Config, quick: bool) -> String {
     let scope = &config.scope;
     let own = if quick { Scope::QUICK } else { Scope::DEFAULT };
@@ -58,6 +58,9 @@ pub fn name_of(config: &Config, quick: bool) -> String {
     }
     if config.lateral > 0 && scope.insertion.is_some() {
         n.push_str(&format!("-lateral{}", config.lateral));
+    }
+    if scope.ansatz && config.fill_limit != scope.fill_limit() {
+        n.push_str(&format!("-fill{}", config.fill_limit));
     }
     n
 }
@@ -388,6 +391,22 @@ pub fn text(d: &Discovery) -> String {
                 .unwrap_or_default()
         ));
     }
+    if !d.fills.is_empty() {
+        s.push_str("fills\n");
+        for c in &d.fills {
+            s.push_str(&format!(
+                "  {}  {} decks, {} never end, {} cycles{}\n",
+                c.shape,
+                c.decks,
+                c.non_terminating,
+                c.cycles,
+                c.skipped
+                    .as_deref()
+                    .map(|r| format!(" (skipped: {r})"))
+                    .unwrap_or_default()
+            ));
+        }
+    }
     s.push_str(&format!("cycles by reach  {:?}\n", d.reach_histogram));
     let deals: usize = d.balanced_cycles.iter().map(|b| b.balanced.len()).sum();
     s.push_str(&format!(
@@ -444,7 +463,7 @@ fn write_files(dir: &Path, name: &str, d: &Discovery, run: &Run) -> Result<Vec<S
         json!({"summary": {
             "deck": d.deck, "scope": d.scope, "frame": d.frame, "filter": d.filter,
             "accumulation_threshold": d.accumulation_threshold,
-            "accumulators": d.accumulators, "censuses": d.censuses,
+            "accumulators": d.accumulators, "censuses": d.censuses, "fills": d.fills,
             "reach_histogram": d.reach_histogram,
             "balanced_cycles": d.balanced_cycles.len(),
             "balanced_deals": d.balanced_cycles.iter().map(|b| b.balanced.len()).sum::<usize>(),
