@@ -16,7 +16,7 @@
 //! | [`ansatz`] | templates, the exact enumeration of pieces, piece classes, mutation |
 //! | [`library`] | piece-library files, enumeration checkpoints, atomic writes |
 //! | [`assemble`] | decks built from pieces, their cycles and balanced deals; the catalogue |
-//! | [`discover`] | balanced cycles found automatically on any deck: frame, filter, head sweep, censuses, balance |
+//! | [`discover`] | balanced cycles found automatically on any deck: frame, filter, head sweep, censuses, insertion, balance, fills |
 //! | [`search`] | random and exhaustive search, statistics, plots, checkpoints |
 //! | [`picture`] | pictures: a game's hand sizes, a family as a graph (DOT, SVG), the catalogue as an HTML page |
 //! | [`run`] | the run layer: each splittable command as a [`run::Job`] (units, how a unit runs, checkpoint entries, merge), run alone, as a `--shard` of a job array, on a cluster (timely-dataflow) or resumed; `ansatz merge`; every command's result files |
@@ -34,7 +34,7 @@
 //! run                                   jobs run as asked: single, --shard + merge, cluster,
 //!                                       --resume; checkpoints and shard files; result files
 //! picture                               games, families and the catalogue drawn (SVG, PNG, DOT, HTML)
-//! discover                              the ansatz route automated: heads → accumulators → censuses → balance
+//! discover                              the ansatz route automated: heads → accumulators → censuses → balance → fills
 //! reproduce    assemble                 rerun checks; decks from pieces → balanced cycles
 //!              ansatz      search       templates, pieces, mutation; random and exhaustive search
 //! bench        backward    library      benchmark; playing backwards; file formats (pieces, checkpoints)
