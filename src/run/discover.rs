@@ -377,35 +377,9 @@ pub fn text(d: &Discovery) -> String {
             a.shape, a.accumulation, a.head, a.piece
         ));
     }
-    s.push_str("censuses\n");
-    for c in &d.censuses {
-        s.push_str(&format!(
-            "  {}  {} decks, {} never end, {} cycles{}\n",
-            c.shape,
-            c.decks,
-            c.non_terminating,
-            c.cycles,
-            c.skipped
-                .as_deref()
-                .map(|r| format!(" (skipped: {r})"))
-                .unwrap_or_default()
-        ));
-    }
+    s.push_str(&census_lines("censuses", &d.censuses));
     if !d.fills.is_empty() {
-        s.push_str("fills\n");
-        for c in &d.fills {
-            s.push_str(&format!(
-                "  {}  {} decks, {} never end, {} cycles{}\n",
-                c.shape,
-                c.decks,
-                c.non_terminating,
-                c.cycles,
-                c.skipped
-                    .as_deref()
-                    .map(|r| format!(" (skipped: {r})"))
-                    .unwrap_or_default()
-            ));
-        }
+        s.push_str(&census_lines("fills", &d.fills));
     }
     s.push_str(&format!("cycles by reach  {:?}\n", d.reach_histogram));
     let deals: usize = d.balanced_cycles.iter().map(|b| b.balanced.len()).sum();
@@ -422,6 +396,25 @@ pub fn text(d: &Discovery) -> String {
             b.closure_size,
             b.balanced.len(),
             b.census
+        ));
+    }
+    s
+}
+
+/// A titled list of censuses (or fills), one line each.
+fn census_lines(title: &str, list: &[crate::discover::CensusSummary]) -> String {
+    let mut s = format!("{title}\n");
+    for c in list {
+        s.push_str(&format!(
+            "  {}  {} decks, {} never end, {} cycles{}\n",
+            c.shape,
+            c.decks,
+            c.non_terminating,
+            c.cycles,
+            c.skipped
+                .as_deref()
+                .map(|r| format!(" (skipped: {r})"))
+                .unwrap_or_default()
         ));
     }
     s
