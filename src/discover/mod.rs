@@ -683,45 +683,16 @@ pub fn run_steps(
     let plans: Vec<census::Census> = shapes.iter().map(|s| census::census(&df, s)).collect();
     let total: u64 = plans.iter().map(|p| p.decks()).sum();
     obs.start("census", total, "decks");
-    let mut names = Vec::with_capacity(shapes.len() * CENSUS_PARTS);
-    for i in 0..shapes.len() {
-        for p in 0..CENSUS_PARTS {
-            names.push(format!("census-{i}-{p}"));
-        }
-    }
     let ran = std::sync::atomic::AtomicUsize::new(0);
-    let parts: Vec<Vec<crate::assemble::UnitDone>> = steps::run(
-        steps,
-        &names,
-        |n| {
-            // A test's interruption: after so many census parts computed here, stop as a kill
-            // would (the parts finished so far are kept).
-            let k = ran.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            if let Some(stop) = config.stop_after_censuses
-                && k >= stop
-            {
-                return Err(DiscoverError::Stopped(stop));
-            }
-            let (i, p) = (n / CENSUS_PARTS, n % CENSUS_PARTS);
-            Ok(plans[i].run_part(p, CENSUS_PARTS, &|d| obs.advance(d)))
-        },
-        &|n| {
-            let (i, p) = (n / CENSUS_PARTS, n % CENSUS_PARTS);
-            obs.advance(plans[i].part_decks(p, CENSUS_PARTS));
-        },
-    )?;
-    let censuses: Vec<CensusDone> = shapes
-        .iter()
-        .enumerate()
-        .map(|(i, shape)| {
-            let units: Vec<_> = parts[i * CENSUS_PARTS..(i + 1) * CENSUS_PARTS]
-                .iter()
-                .flatten()
-                .cloned()
-                .collect();
-            plans[i].finish(shape, &units)
-        })
-        .collect();
+    let censuses = run_plans("census", &plans, &shapes, steps, obs, &|| {
+        // A test's interruption: after so many census parts computed here, stop as a kill would
+        // (the parts finished so far are kept).
+        let k = ran.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        match config.stop_after_censuses {
+            Some(stop) if k >= stop => Err(DiscoverError::Stopped(stop)),
+            _ => Ok(()),
+        }
+    })?;
     // Distinct cycles, each with the first census (in shape order) that reached it.
     let mut cycles: BTreeMap<u128, (CycleHit, String)> = BTreeMap::new();
     for c in &censuses {
@@ -844,44 +815,19 @@ pub fn run_steps(
             .map(|b| fill::plan(&df, b, config.fill_limit))
             .collect();
         obs.start("fill", plans.iter().map(|p| p.decks()).sum(), "decks");
-        // Only the fills that run have steps: a resume with another limit runs what it allows.
-        let mut names = Vec::new();
-        let mut owner = Vec::new();
-        for (i, p) in plans.iter().enumerate() {
-            if !matches!(p, census::Census::Skipped(_)) {
-                for part in 0..CENSUS_PARTS {
-                    names.push(format!("fill-{i}-{part}"));
-                    owner.push((i, part));
-                }
-            }
-        }
-        let parts: Vec<Vec<crate::assemble::UnitDone>> = steps::run(
-            steps,
-            &names,
-            |n| {
-                let (i, p) = owner[n];
-                Ok(plans[i].run_part(p, CENSUS_PARTS, &|d| obs.advance(d)))
-            },
-            &|n| {
-                let (i, p) = owner[n];
-                obs.advance(plans[i].part_decks(p, CENSUS_PARTS));
-            },
-        )?;
-        let mut units: Vec<Vec<crate::assemble::UnitDone>> = vec![Vec::new(); plans.len()];
-        for (n, u) in parts.into_iter().enumerate() {
-            units[owner[n].0].extend(u);
-        }
+        let labels: Vec<String> = befores
+            .iter()
+            .map(|b| fill::template(&df, b).display())
+            .collect();
+        fills = run_plans("fill", &plans, &labels, steps, obs, &|| Ok(()))?;
         let mut known: BTreeSet<u128> = list.iter().map(|f| f.key).collect();
         let mut new: Vec<Found> = Vec::new();
-        for (i, p) in plans.iter().enumerate() {
-            let name = fill::template(&df, &befores[i]).display();
-            let done = p.finish(&name, &units[i]);
+        for done in &fills {
             for h in &done.cycles {
                 if known.insert(h.cycle_key) {
-                    new.push(Found::census(&df, h, &format!("fill {name}")));
+                    new.push(Found::census(&df, h, &format!("fill {}", done.shape)));
                 }
             }
-            fills.push(done);
         }
         let new_fams = families_in_steps("fill-families", &new, &cfg, steps, obs)?;
         let found_new = new_fams.iter().filter(|f| !f.balanced.is_empty()).count();
@@ -967,4 +913,50 @@ fn families_in_steps(
         &|b| obs.advance(block(b).len() as u64),
     )?;
     Ok(fams.into_iter().flatten().collect())
+}
+
+/// The plans that are not skipped, each in [`CENSUS_PARTS`] steps named `PREFIX-I-P`, finished in
+/// plan order and named by `labels`. Skipped plans have no steps (a resume that now runs one
+/// computes its parts then). `gate` runs before each part computed here.
+fn run_plans(
+    prefix: &str,
+    plans: &[census::Census],
+    labels: &[String],
+    steps: &dyn Steps,
+    obs: &dyn Observer,
+    gate: &(dyn Fn() -> Result<(), DiscoverError> + Sync),
+) -> Result<Vec<CensusDone>, DiscoverError> {
+    let owner: Vec<(usize, usize)> = plans
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !matches!(p, census::Census::Skipped(_)))
+        .flat_map(|(i, _)| (0..CENSUS_PARTS).map(move |part| (i, part)))
+        .collect();
+    let names: Vec<String> = owner
+        .iter()
+        .map(|(i, part)| format!("{prefix}-{i}-{part}"))
+        .collect();
+    let parts: Vec<Vec<crate::assemble::UnitDone>> = steps::run(
+        steps,
+        &names,
+        |n| {
+            gate()?;
+            let (i, p) = owner[n];
+            Ok(plans[i].run_part(p, CENSUS_PARTS, &|d| obs.advance(d)))
+        },
+        &|n| {
+            let (i, p) = owner[n];
+            obs.advance(plans[i].part_decks(p, CENSUS_PARTS));
+        },
+    )?;
+    let mut units: Vec<Vec<crate::assemble::UnitDone>> = vec![Vec::new(); plans.len()];
+    for (n, u) in parts.into_iter().enumerate() {
+        units[owner[n].0].extend(u);
+    }
+    Ok(plans
+        .iter()
+        .zip(labels)
+        .zip(&units)
+        .map(|((p, label), u)| p.finish(label, u))
+        .collect())
 }
