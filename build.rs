@@ -1,5 +1,7 @@
 //! Build script: records the commit the binary is built from (`ANSATZ_COMMIT`), so result files
-//! name the code that made them, not whatever the checkout holds when the binary runs.
+//! name the code that made them, not whatever the checkout holds when the binary runs. A build
+//! from sources that differ from that commit is stamped `COMMIT+dirty`, so a result file never
+//! names a commit whose code did not make it.
 
 use std::process::Command;
 
@@ -20,7 +22,18 @@ fn main() {
         }
     }
     println!("cargo:rerun-if-changed=build.rs");
+    // The sources that make the binary: an edit to any of them reruns this script, so the
+    // dirty mark follows the tree (cargo compares their modification times).
+    const SOURCES: [&str; 4] = ["src", "Cargo.toml", "Cargo.lock", "build.rs"];
+    for path in SOURCES {
+        println!("cargo:rerun-if-changed={path}");
+    }
     if let Some(commit) = git(&["rev-parse", "--short=12", "HEAD"]) {
-        println!("cargo:rustc-env=ANSATZ_COMMIT={commit}");
+        let mut args = vec!["status", "--porcelain", "--untracked-files=normal", "--"];
+        args.extend(SOURCES);
+        // `git status` prints nothing for a clean tree, so `git` gives None then.
+        let dirty = git(&args).is_some();
+        let mark = if dirty { "+dirty" } else { "" };
+        println!("cargo:rustc-env=ANSATZ_COMMIT={commit}{mark}");
     }
 }
