@@ -28,6 +28,9 @@ pub struct Run {
     pub threads: usize,
     pub seconds: f64,
     pub machine: String,
+    /// Seconds of each named stage of a run made of stages (`discover`), in stage order; empty
+    /// for other commands. Timing, so kept here with the provenance, never among the facts.
+    pub stages: Vec<(String, f64)>,
 }
 
 impl Run {
@@ -40,18 +43,34 @@ impl Run {
             threads,
             seconds,
             machine: machine(),
+            stages: Vec::new(),
         }
     }
 
+    /// The same provenance with the seconds of each stage.
+    pub fn with_stages(mut self, stages: Vec<(String, f64)>) -> Run {
+        self.stages = stages;
+        self
+    }
+
     pub fn to_json(&self) -> Value {
-        json!({
+        let ms = |s: f64| (s * 1000.0).round() / 1000.0;
+        let mut v = json!({
             "command": self.command,
             "version": self.version,
             "commit": self.commit,
             "threads": self.threads,
-            "seconds": (self.seconds * 1000.0).round() / 1000.0,
+            "seconds": ms(self.seconds),
             "machine": self.machine,
-        })
+        });
+        if !self.stages.is_empty() {
+            v["stage_seconds"] = self
+                .stages
+                .iter()
+                .map(|(name, s)| json!({"stage": name, "seconds": ms(*s)}))
+                .collect();
+        }
+        v
     }
 
     /// The `run` line of a JSON-lines result file.
@@ -61,7 +80,7 @@ impl Run {
 
     /// The readable block that closes a text result file.
     pub fn text_block(&self) -> String {
-        format!(
+        let mut s = format!(
             "\nrun\n  command   {}\n  version   ansatz {}\n  commit    {}\n  threads   {}\n  seconds   {:.2}\n  machine   {}\n",
             self.command,
             self.version,
@@ -69,7 +88,16 @@ impl Run {
             self.threads,
             self.seconds,
             self.machine
-        )
+        );
+        if !self.stages.is_empty() {
+            let stages: Vec<String> = self
+                .stages
+                .iter()
+                .map(|(name, secs)| format!("{name} {secs:.1} s"))
+                .collect();
+            s.push_str(&format!("  stages    {}\n", stages.join(", ")));
+        }
+        s
     }
 }
 
@@ -359,6 +387,23 @@ mod tests {
         );
         assert_eq!(work_dir(Path::new("out/x")), Path::new("out/x"));
         assert_eq!(work_dir(Path::new("/tmp/r")), Path::new("/tmp/r"));
+    }
+
+    #[test]
+    fn stage_seconds_go_with_the_run_only_when_there_are_stages() {
+        let plain = Run::here("ansatz play X".into(), 1, 0.5);
+        assert!(plain.to_json().get("stage_seconds").is_none());
+        assert!(!plain.text_block().contains("stages"));
+        let staged = plain.with_stages(vec![("heads".into(), 12.3456), ("census".into(), 0.04)]);
+        assert_eq!(
+            staged.to_json()["stage_seconds"],
+            json!([{"stage": "heads", "seconds": 12.346}, {"stage": "census", "seconds": 0.04}])
+        );
+        assert!(
+            staged
+                .text_block()
+                .ends_with("  stages    heads 12.3 s, census 0.0 s\n")
+        );
     }
 
     #[test]

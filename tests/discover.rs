@@ -368,7 +368,23 @@ fn another_separator_gives_its_own_frame_and_name() {
         out.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(0));
-    assert!(out.join("discover-8-2J2Q2K2A-ansatz.jsonl").exists());
+    let jsonl = std::fs::read_to_string(out.join("discover-8-2J2Q2K2A-ansatz.jsonl")).unwrap();
+    // Each stage's seconds go with the run line (timing), not among the stage lines (facts).
+    let run: Value = serde_json::from_str(jsonl.lines().last().unwrap()).unwrap();
+    let timed: Vec<&str> = run["run"]["stage_seconds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["stage"].as_str().unwrap())
+        .collect();
+    let stages: Vec<Value> = jsonl
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter_map(|v| v.get("stage").cloned())
+        .collect();
+    assert!(!timed.is_empty());
+    assert_eq!(timed.len(), stages.len());
+    assert!(stages.iter().all(|s| s.get("seconds").is_none()));
     let _ = std::fs::remove_dir_all(out);
 }
 

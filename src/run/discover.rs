@@ -231,7 +231,12 @@ impl Job for DiscoverJob<'_> {
             || PathBuf::from(crate::provenance::DEFAULT_OUT),
             Path::to_path_buf,
         );
-        let run = Run::here(ctx.command, threads, seconds);
+        let stages = found
+            .stages
+            .iter()
+            .map(|s| (s.name.clone(), s.seconds))
+            .collect();
+        let run = Run::here(ctx.command, threads, seconds).with_stages(stages);
         let mut files = write_files(&dir, &ctx.name, &found, &run)?;
         let standard = found
             .deck
