@@ -158,7 +158,13 @@ fn shards_merge_into_the_single_run_answer() {
         let o = ansatz(&["merge", &files[0], &files[1]]);
         assert_eq!(o.status.code(), Some(2));
         assert!(String::from_utf8_lossy(&o.stderr).contains("missing"));
-        let o = ansatz(&["merge", &files[0], &files[0], &files[1], &files[2]]);
+        let o = ansatz(&[
+            "merge",
+            &files[0],
+            files[0].as_str(),
+            files[1].as_str(),
+            files[2].as_str(),
+        ]);
         assert_eq!(o.status.code(), Some(2));
 
         // --partial merges the shards given (here the last two; files are last shard first),
@@ -496,6 +502,11 @@ fn bad_clusters_exit_2_without_hanging() {
     }
 }
 
+/// `args` as owned strings.
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|s| s.to_string()).collect()
+}
+
 /// find-pieces over small lengths: many ranges, a few dozen pieces.
 const FIND: &[&str] = &["find-pieces", "--max-len", "13", "--json", "-q"];
 
@@ -513,7 +524,54 @@ fn find_pieces_shards_and_clusters_write_the_single_run_library() {
     let want = answer(run_ok(&with(FIND, &["--out", l])));
     let single = take("single.bin");
 
-    let files = files_of(&run_shards(FIND, 3, &["--out", l]));
+    let shards = run_shards(FIND, 3, &["--out", l]);
+    let files = files_of(&shards);
+
+    // --partial writes the library of the shards given to an --out of its own (never the run's
+    // library), and says which shards it covers; with every shard it holds the run's pieces.
+    let part = dir.join("part.bin");
+    let p = part.to_str().unwrap();
+    let v = run_ok(&strings(&[
+        "merge",
+        "--partial",
+        "--json",
+        "--out",
+        p,
+        &files[0],
+        &files[1],
+    ]));
+    assert_eq!(v["partial"], json!({"shards": [1, 2], "of": 3}));
+    let shard_pieces = |i: usize| shards[i]["pieces"].as_u64().unwrap();
+    assert_eq!(
+        v["pieces"].as_u64().unwrap(),
+        shard_pieces(0) + shard_pieces(1)
+    );
+    let i = run_ok(&strings(&["inspect", "--json", p]));
+    assert!(
+        i["header"]["enumeration"]["method"]
+            .as_str()
+            .unwrap()
+            .contains("partial: shards 1, 2 of 3"),
+        "{i}"
+    );
+    for bad in [vec![], vec!["--out", l]] {
+        let o = ansatz(&[&["merge", "--partial"][..], &bad, &[files[0].as_str()]].concat());
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        assert!(!lib.exists());
+    }
+    let all = run_ok(&strings(&[
+        "merge",
+        "--partial",
+        "--json",
+        "--out",
+        p,
+        &files[0],
+        &files[1],
+        &files[2],
+    ]));
+    assert_eq!(all["pieces"], want["pieces"]);
+    assert_eq!(all["candidates"], want["candidates"]);
+
     let mut merged = answer(merge_ok(&files, None));
     merged
         .as_object_mut()
@@ -706,7 +764,7 @@ fn search_shards_merge_into_the_single_run_answer() {
         );
         let o = ansatz(&["merge", &files[0], &files[1]]);
         assert_eq!(o.status.code(), Some(2));
-        // --partial is for assemble shards only.
+        // --partial is for assemble and find-pieces shards only.
         let o = ansatz(&["merge", "--partial", &files[0], &files[1]]);
         assert_eq!(o.status.code(), Some(2));
         assert!(String::from_utf8_lossy(&o.stderr).contains("--partial"));
@@ -911,20 +969,17 @@ fn discover_tasks_alone_side_by_side_after_a_dead_task_and_on_a_cluster_give_the
     );
 
     // Shard files of another deck do not merge with these.
-    let other = run_ok(
-        &[
-            "discover",
-            "--deck",
-            "6-2J2Q2K2A",
-            "--json",
-            "-q",
-            "--out",
-            &out("other"),
-            "--shard",
-            "1/2",
-        ]
-        .map(String::from),
-    );
+    let other = run_ok(&strings(&[
+        "discover",
+        "--deck",
+        "6-2J2Q2K2A",
+        "--json",
+        "-q",
+        "--out",
+        &out("other"),
+        "--shard",
+        "1/2",
+    ]));
     let mixed = [
         files[0].clone(),
         other["file"].as_str().unwrap().to_string(),

@@ -247,6 +247,7 @@ pub(super) fn print(a: &FindAnswer, json: bool) -> Result<ExitCode> {
             "resumed": resumed,
             "ranges": ranges,
             "out": path.display().to_string(),
+            "partial": a.partial.as_ref().map(|(shards, of)| json!({"shards": shards, "of": of})),
         }))?;
         return Ok(code);
     }
@@ -270,6 +271,14 @@ pub(super) fn print(a: &FindAnswer, json: bool) -> Result<ExitCode> {
         None => writeln!(out, "rate         (resumed run: see the first run's rate)")?,
     }
     writeln!(out, "library      {}", path.display())?;
+    if let Some((shards, of)) = &a.partial {
+        let list: Vec<String> = shards.iter().map(u32::to_string).collect();
+        writeln!(
+            out,
+            "partial      shards {} of {of} only: not the run's answer",
+            list.join(", ")
+        )?;
+    }
     Ok(code)
 }
 

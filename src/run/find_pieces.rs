@@ -74,6 +74,8 @@ pub struct FindAnswer {
     pub seconds: f64,
     pub resumed: bool,
     pub ranges: usize,
+    /// `merge --partial`: the shards the library covers, and of how many.
+    pub partial: Option<(Vec<u32>, u32)>,
 }
 
 /// The command line as recorded in the library: an interrupted and resumed run records the same
@@ -265,45 +267,95 @@ impl Job for FindJob {
         parts: Vec<FindPart>,
         out: Option<&Path>,
     ) -> Result<FindAnswer, RunError> {
-        let template = template_of(&ctx)?;
-        let single = parts.len() == 1;
-        let (mut pieces, mut candidates, mut ranges, mut seconds) = (Vec::new(), 0, 0, 0f64);
-        let mut resumed = false;
-        for p in parts {
-            pieces.extend(p.pieces);
-            candidates += p.candidates;
-            ranges += p.ranges;
-            // The shards run side by side: the run takes as long as the slowest.
-            seconds = seconds.max(p.seconds);
-            resumed |= p.resumed;
-        }
-        if !single && ranges != ctx.ranges as u64 {
-            return Err(RunError::Input(format!(
-                "shard file: the shards cover {ranges} of {} ranges",
-                ctx.ranges
-            )));
-        }
-        let [min_len, max_len, max_faces, max_per_kind] = ctx.params;
-        let enumeration = Enumeration {
-            method: ctx.method.clone(),
-            min_len,
-            max_len,
-            max_faces,
-            max_per_kind,
-            candidates,
-        };
-        let (library, _) = build_library(&template, enumeration, pieces, ctx.command.clone());
-        let path = out.map_or_else(|| PathBuf::from(&ctx.out), Path::to_path_buf);
-        library::write(&path, &library).map_err(RunError::input)?;
-        Ok(FindAnswer {
-            library,
-            path,
-            candidates,
-            seconds,
-            resumed,
-            ranges: ctx.ranges as usize,
-        })
+        build_answer(ctx, parts, out, None)
     }
+}
+
+/// The library of the shards `partial` names (`merge --partial`: a job array still running),
+/// written to `out`, which must not be the run's own library: a library of some shards only is
+/// not the run's answer, so it goes elsewhere and its method says which shards it covers.
+pub fn finish_partial(
+    ctx: FindContext,
+    parts: Vec<FindPart>,
+    out: Option<&Path>,
+    shards: Vec<u32>,
+    of: u32,
+) -> Result<FindAnswer, RunError> {
+    let Some(out) = out else {
+        return Err(RunError::Input(format!(
+            "merge --partial of find-pieces shards writes a library of the shards given: name it with --out (not {}, the run's own library)",
+            ctx.out
+        )));
+    };
+    if out == Path::new(&ctx.out) {
+        return Err(RunError::Input(format!(
+            "--out {}: that is the run's own library; a partial library goes to another file",
+            ctx.out
+        )));
+    }
+    build_answer(ctx, parts, Some(out), Some((shards, of)))
+}
+
+/// The library of `parts` (every shard, or those `partial` names) written to `out` (`None`: the
+/// run's `--out`).
+fn build_answer(
+    ctx: FindContext,
+    parts: Vec<FindPart>,
+    out: Option<&Path>,
+    partial: Option<(Vec<u32>, u32)>,
+) -> Result<FindAnswer, RunError> {
+    let template = template_of(&ctx)?;
+    // A single run's one part, or some shards of a partial merge: no range count to check.
+    let whole_array = parts.len() > 1 && partial.is_none();
+    let (mut pieces, mut candidates, mut ranges, mut seconds) = (Vec::new(), 0, 0, 0f64);
+    let mut resumed = false;
+    for p in parts {
+        pieces.extend(p.pieces);
+        candidates += p.candidates;
+        ranges += p.ranges;
+        // The shards run side by side: the run takes as long as the slowest.
+        seconds = seconds.max(p.seconds);
+        resumed |= p.resumed;
+    }
+    if whole_array && ranges != ctx.ranges as u64 {
+        return Err(RunError::Input(format!(
+            "shard file: the shards cover {ranges} of {} ranges",
+            ctx.ranges
+        )));
+    }
+    let [min_len, max_len, max_faces, max_per_kind] = ctx.params;
+    let method = match &partial {
+        Some((shards, of)) => format!(
+            "{} (partial: shards {} of {of})",
+            ctx.method,
+            shards
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        None => ctx.method.clone(),
+    };
+    let enumeration = Enumeration {
+        method,
+        min_len,
+        max_len,
+        max_faces,
+        max_per_kind,
+        candidates,
+    };
+    let (library, _) = build_library(&template, enumeration, pieces, ctx.command.clone());
+    let path = out.map_or_else(|| PathBuf::from(&ctx.out), Path::to_path_buf);
+    library::write(&path, &library).map_err(RunError::input)?;
+    Ok(FindAnswer {
+        library,
+        path,
+        candidates,
+        seconds,
+        resumed,
+        ranges: ctx.ranges as usize,
+        partial,
+    })
 }
 
 /// `find-pieces --from-text`: the pieces listed in the file at `text_path`, each checked in
@@ -328,6 +380,7 @@ pub fn import_library(
         candidates,
         seconds: start.elapsed().as_secs_f64(),
         resumed: false,
+        partial: None,
         ranges: 0,
     })
 }

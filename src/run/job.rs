@@ -170,6 +170,12 @@ pub fn run<J: Job>(job: &J, mode: &Mode) -> Result<Done<J::Answer>, RunError> {
 /// The single run's answer from the shard files of a job array (checked by
 /// [`super::shard::read_set`] to be every shard of one run), written to `out`.
 pub fn merge_parts<J: Job>(files: &[ShardFile], out: Option<&Path>) -> Result<J::Answer, RunError> {
+    let (ctx, parts) = decode_parts::<J>(files)?;
+    J::finish(ctx, parts, out)
+}
+
+/// The context and the parts (in the files' order) that the shard files of `J` carry.
+pub fn decode_parts<J: Job>(files: &[ShardFile]) -> Result<(J::Context, Vec<J::Part>), RunError> {
     let what = J::COMMAND.replace('-', " ");
     let ctx: J::Context =
         decode_part(&files[0].context, &format!("{what} context")).map_err(RunError::input)?;
@@ -177,7 +183,7 @@ pub fn merge_parts<J: Job>(files: &[ShardFile], out: Option<&Path>) -> Result<J:
         .iter()
         .map(|f| decode_part(&f.records, &format!("{what} records")).map_err(RunError::input))
         .collect::<Result<Vec<J::Part>, RunError>>()?;
-    J::finish(ctx, parts, out)
+    Ok((ctx, parts))
 }
 
 /// `DIR/STEM.EXT`, or `DIR/STEM.shard-I-of-N.EXT` for a shard (which keeps its own, so each task

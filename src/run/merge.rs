@@ -8,8 +8,8 @@ use super::assemble::{AssembleAnswer, merge_assemble};
 use super::discover::{DiscoverAnswer, DiscoverJob};
 use super::exhaustive::{ExhaustiveAnswer, ExhaustiveJob};
 use super::family::{FamilyAnswer, FamilyJob};
-use super::find_pieces::{FindAnswer, FindJob};
-use super::job::merge_parts;
+use super::find_pieces::{FindAnswer, FindJob, finish_partial};
+use super::job::{decode_parts, merge_parts};
 use super::random::{RandomAnswer, RandomJob};
 use super::shard::{read_set, read_some};
 
@@ -26,15 +26,16 @@ pub enum Merged {
 /// Merges the shard files at `paths` (every shard of one run, each once) and writes the result
 /// files to `out`: the results directory of `assemble` and `search` (default out/), the library
 /// of `find-pieces` and the JSON file of `family` (default: the `--out` the shards were given).
-/// With `partial` (assemble only) shards may be missing: the answer names those given and no
-/// result file is written.
+/// With `partial` (assemble and find-pieces) shards may be missing: the answer names those given;
+/// assemble then writes no result file, find-pieces writes the library of those shards to `out`
+/// (required, and not the run's own library).
 pub fn merge(paths: &[PathBuf], out: Option<&Path>, partial: bool) -> Result<Merged, RunError> {
     let read = if partial { read_some } else { read_set };
     let files = read(paths).map_err(RunError::input)?;
     let command = files[0].command.as_str();
-    if partial && command != "assemble" {
+    if partial && !matches!(command, "assemble" | "find-pieces") {
         return Err(RunError::Input(format!(
-            "--partial merges shard files of `assemble`, not of `{command}`"
+            "--partial merges shard files of `assemble` and `find-pieces`, not of `{command}`"
         )));
     }
     Ok(match command {
@@ -44,6 +45,17 @@ pub fn merge(paths: &[PathBuf], out: Option<&Path>, partial: bool) -> Result<Mer
                 Path::to_path_buf,
             );
             Merged::Assemble(merge_assemble(&files, (!partial).then_some(dir.as_path()))?)
+        }
+        "find-pieces" if partial => {
+            let (ctx, parts) = decode_parts::<FindJob>(&files)?;
+            let shards = files.iter().map(|f| f.shard.index).collect();
+            Merged::FindPieces(finish_partial(
+                ctx,
+                parts,
+                out,
+                shards,
+                files[0].shard.count,
+            )?)
         }
         "find-pieces" => Merged::FindPieces(merge_parts::<FindJob>(&files, out)?),
         "family" => Merged::Family(merge_parts::<FamilyJob>(&files, out)?),
