@@ -44,6 +44,7 @@ fn config(deck: &str, scope: Scope) -> Config {
         fill_limit: scope.fill_limit(),
         max_positions: 1_000_000,
         stop_after_censuses: None,
+        filter: None,
     }
 }
 
@@ -141,6 +142,28 @@ fn the_head_route_on_a_small_deck_is_the_same_for_any_thread_count() {
     }
     // (No balanced cycle here, so no fill.)
     assert!(one.fills.is_empty());
+
+    // --filter: the filter the stage picks, given by hand, gives the same answer (but for the
+    // filter stage's summary); another filter gives its own head sweep.
+    let strip = |mut d: Discovery| {
+        d.stages.retain(|s| s.name != "filter");
+        d
+    };
+    let chosen = one.filter.clone().unwrap();
+    let given = Config {
+        filter: Some(chosen.clone()),
+        ..c.clone()
+    };
+    let again = discover(&given, 2, "heads-given");
+    assert!(again.stages[1].summary.contains("given by --filter"));
+    assert_eq!(strip(again), strip(one.clone()));
+    let other = Config {
+        filter: Some("--Q-".into()),
+        ..c.clone()
+    };
+    let d = discover(&other, 2, "heads-other");
+    assert_eq!(d.filter.as_deref(), Some("--Q-"));
+    assert_ne!(d.stages[2].summary, one.stages[2].summary);
 }
 
 #[test]
@@ -279,6 +302,7 @@ fn resume_after_an_interruption_gives_the_same_answer() {
     let work = dir("resume");
     let stop = Config {
         stop_after_censuses: Some(1),
+        filter: None,
         ..c.clone()
     };
     match run(&stop, &work, false, &Silent) {
@@ -326,6 +350,18 @@ fn bad_decks_exit_2() {
         (
             &["--deck", "11-2J2Q2K1A", "--separator", "A"][..],
             "no frame",
+        ),
+        (&["--filter=--------"][..], "at least one face card"),
+        (&["--filter=--J-"][..], "not a kind of this frame's pieces"),
+        (&["--filter=QQQQQ"][..], "more Q cards"),
+        (&["--filter=-x-"][..], "unknown character"),
+        (
+            &["--deck", "8-2J2Q2K2A", "--filter=-Q"][..],
+            "searched whole",
+        ),
+        (
+            &["--route", "insertion", "--filter=--Q-"][..],
+            "insertion route alone",
         ),
     ] {
         let o = ansatz(&[&["discover", "-q"][..], args].concat());

@@ -33,12 +33,13 @@ Examples:
   ansatz discover --quick --route insertion --lateral 16  # past dead sizes by lateral moves
   ansatz discover --quick --separator Q --route ansatz   # the frame Δ1 Q Δ2 Q Δ3 Q--/Q--
   ansatz discover --quick --frame='--/J-' --route ansatz  # the frame Δ1 J Δ2 J Δ3 J--/J-
+  ansatz discover --quick --route ansatz --filter=--------Q-AQ-Q-  # heads beside another piece
   ansatz discover --fill-limit 3000000000       # also the fills around the 2024 pieces (+20 min)
 
 Stages: frame (the separator is the deck's lowest face kind, as the Jack of the 2024 frame
 Δ1 J Δ2 J Δ3 J-/J-, or the kind --separator names; the pieces hold the other face kinds; --frame
 gives other ends, a piece more when player 2 holds no separator), filter (the piece of the bare frame
-with the most faces), heads (every head template PREFIX FILTER J HEAD {TEST} J-/J- with HEAD = a
+with the most faces, or the one --filter gives), heads (every head template PREFIX FILTER J HEAD {TEST} J-/J- with HEAD = a
 number cards, one face, b number cards: its pieces, exactly, and their accumulation), census (every
 deck holding each accumulator shape, the rest of the deck in every arrangement; a deck whose frame
 has at most 2e8 arrangements is searched whole instead), insertion (the second route: every cycle of
@@ -49,7 +50,7 @@ at once where one card leaves no cycle; with --lateral, lateral moves where two 
 replayed with the reference engine), fill (for each balanced cycle a census reached, its deck with
 the last piece's place, TEST, taking every arrangement of the cards left: P1 J P2 J {TEST} J-/J-;
 the new cycles' families; fills larger than --fill-limit are skipped and listed). Writes DIR/NAME.jsonl and DIR/NAME.txt (NAME =
-discover-DECK[-quick][-sepS][-frameENDS][-ansatz|-insertion][-beamN][-lateralN][-fillN]); the checkpoint
+discover-DECK[-quick][-sepS][-frameENDS][-filterPIECE][-ansatz|-insertion][-beamN][-lateralN][-fillN]); the checkpoint
 goes to DIR/work (out/work/... under results/). The tasks of a job array (--shard I/N) share that
 step folder (give them one --out on a shared file system): each does its own steps first, then any
 left undone, so they split the work side by side and a task alone still finishes; every task
@@ -91,6 +92,11 @@ pub struct Args {
     /// many number cards as it demands).
     #[arg(long, value_name = "ENDS", allow_hyphen_values = true)]
     frame: Option<String>,
+    /// The head sweep's filter, the piece before each head (dash notation, number cards and the
+    /// pieces' face kinds), instead of the one the filter stage picks from the bare frame's
+    /// pieces: accumulators that never end beside another balance-making piece.
+    #[arg(long, value_name = "PIECE", allow_hyphen_values = true)]
+    filter: Option<String>,
     /// Fills (every deck around the balance-making pieces of a balanced cycle, the accumulator's
     /// place taking every arrangement of the cards left) of at most N arrangements run; larger
     /// ones are skipped and listed. 0: no fills. Default: 5e8 with --quick, else 2e9.
@@ -185,7 +191,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(text) => Some(text.parse::<Ends>().map_err(|e| BadInput(e.to_string()))?),
     };
     // Checked before any work or checkpoint, so bad decks exit 2 at once.
-    frame::derive(deck, separator, ends.as_ref()).map_err(|e| BadInput(e.to_string()))?;
+    let df = frame::derive(deck, separator, ends.as_ref()).map_err(|e| BadInput(e.to_string()))?;
+    let filter = match &args.filter {
+        None => None,
+        Some(f) => Some(
+            crate::discover::heads::check_filter(&df, f).map_err(|e| BadInput(e.to_string()))?,
+        ),
+    };
     // The deck's own separator and ends asked for by name are the default run (one name, one
     // checkpoint).
     let lowest = frame::derive(deck, None, None).map(|d| d.separator);
@@ -209,11 +221,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         separator,
         ends,
         lateral: args.lateral as usize,
+        filter,
         scope,
         fill_limit: args.fill_limit.unwrap_or(scope.fill_limit()),
         max_positions: args.max_positions,
         stop_after_censuses: args.stop_after_censuses,
     };
+    crate::discover::check(&config).map_err(|e| BadInput(e.to_string()))?;
     let bars = Bars {
         quiet: args.quiet || args.json,
         bar: Mutex::new(None),

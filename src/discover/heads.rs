@@ -15,6 +15,7 @@ use crate::ansatz::template::Template;
 use crate::card::{Card, NUMBER, rep_order, symbol};
 use crate::notation::{Dash, Notation, parse_hand};
 
+use super::DiscoverError;
 use super::frame::DeckFrame;
 
 /// Ranges each template's candidates are cut into (threads take ranges).
@@ -124,6 +125,60 @@ pub fn filter(df: &DeckFrame, scope: &HeadScope) -> FilterDone {
     }
 }
 
+/// A filter given by hand (`--filter`), checked against the frame: dash notation of number cards
+/// and the frame's piece kinds, at least one face card, and no more cards of a kind than the
+/// frame leaves for its pieces after its short pieces. Returns it in canonical dash notation.
+pub fn check_filter(df: &DeckFrame, text: &str) -> Result<String, DiscoverError> {
+    let bad = |why: String| DiscoverError::BadFilter(text.to_string(), why);
+    let cards = parse_hand(text, Notation::Dash).map_err(|e| bad(e.to_string()))?;
+    if cards.iter().all(|&c| c == NUMBER) {
+        return Err(bad("a filter holds at least one face card".into()));
+    }
+    if let Some(&c) = cards
+        .iter()
+        .find(|&&c| c != NUMBER && !df.piece_kinds.contains(&c))
+    {
+        return Err(bad(format!(
+            "{} is not a kind of this frame's pieces ({})",
+            symbol(c),
+            df.faces_text()
+        )));
+    }
+    let Some(mut left) = df.frame.budget(df.k) else {
+        return Err(bad("the frame leaves no cards for pieces".into()));
+    };
+    // The head template's short pieces (all but the filter's and the head's) are number cards.
+    let short = (df.separator as usize + 1) * df.k.saturating_sub(2);
+    left[NUMBER as usize] = left[NUMBER as usize].saturating_sub(short as u32);
+    for &c in &cards {
+        let n = &mut left[c as usize];
+        if *n == 0 {
+            return Err(bad(format!(
+                "more {} cards than the deck {} leaves for the pieces",
+                if c == NUMBER {
+                    "number".to_string()
+                } else {
+                    symbol(c).to_string()
+                },
+                df.deck
+            )));
+        }
+        *n -= 1;
+    }
+    Ok(Dash(&cards).to_string())
+}
+
+/// The filter stage's result for a filter given by hand (already checked by [`check_filter`]):
+/// nothing enumerated.
+pub fn given_filter(df: &DeckFrame, text: &str) -> Result<FilterDone, DiscoverError> {
+    Ok(FilterDone {
+        template: format!("{}{{TEST}}{}", df.prefix_text(false), df.tail_text()),
+        candidates: 0,
+        pieces: 0,
+        filter: Some(check_filter(df, text)?),
+    })
+}
+
 /// Every head of the scope, in sweep order: face kind, then a, then b.
 pub fn heads(df: &DeckFrame, scope: &HeadScope) -> Vec<String> {
     let mut v = Vec::new();
@@ -223,5 +278,30 @@ mod tests {
         // the 2024 balance-making pieces; the first in representative order is chosen.
         assert_eq!(f.filter.as_deref(), Some("--------A-KAA"));
         assert_eq!(shape_of("--K-", "Q--A"), "--X-X--X");
+    }
+
+    #[test]
+    fn a_filter_given_by_hand_is_checked_against_the_frame() {
+        let df = super::super::frame::derive(DeckSpec::STANDARD, None, None).unwrap();
+        assert_eq!(
+            check_filter(&df, "--------Q-AQ-Q-").unwrap(),
+            "--------Q-AQ-Q-"
+        );
+        let f = given_filter(&df, "--K---A----AA").unwrap();
+        assert_eq!(f.filter.as_deref(), Some("--K---A----AA"));
+        assert_eq!(
+            (f.template.as_str(), f.candidates),
+            ("--J{TEST}J-/J- (1)", 0)
+        );
+        // The frame leaves 4 Q and 36 - 4 (the tail's, player 2's and Δ1's) = 32 number cards.
+        assert!(check_filter(&df, &"-".repeat(32).replace("--", "Q-")).is_err());
+        assert!(check_filter(&df, &format!("Q{}", "-".repeat(32))).is_ok());
+        assert!(check_filter(&df, &format!("Q{}", "-".repeat(33))).is_err());
+        for bad in ["", "---", "J--", "QQQQQ", "--?"] {
+            assert!(
+                matches!(check_filter(&df, bad), Err(DiscoverError::BadFilter(..))),
+                "{bad}"
+            );
+        }
     }
 }

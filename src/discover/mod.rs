@@ -48,6 +48,8 @@ pub enum DiscoverError {
     NoFrame(String),
     #[error("--frame {0}: {1}")]
     BadFrame(String, String),
+    #[error("--filter {0}: {1}")]
+    BadFilter(String, String),
     #[error("deck {0} holds no {1}: it cannot be the separator")]
     NoSeparator(String, char),
     #[error("no checkpoint to resume: {0}")]
@@ -161,6 +163,9 @@ pub struct Config {
     /// Cycles of the insertion beam that move sideways where one and two cards both fail (0:
     /// none; `--lateral`).
     pub lateral: usize,
+    /// The head sweep's filter when not the one the filter stage picks (`--filter`, dash
+    /// notation, checked by [`heads::check_filter`]).
+    pub filter: Option<String>,
     /// Fills of more than this many arrangements are skipped (0: no fills); see
     /// [`Scope::fill_limit`].
     pub fill_limit: u64,
@@ -259,16 +264,43 @@ impl Config {
             .ends
             .as_ref()
             .map_or(String::new(), |e| format!(" frame={}", e.text()));
+        let filter = self
+            .filter
+            .as_ref()
+            .map_or(String::new(), |f| format!(" filter={f}"));
         let lateral = if self.lateral > 0 && self.scope.insertion.is_some() {
             format!(" lateral={}", self.lateral)
         } else {
             String::new()
         };
         format!(
-            "discover v2 deck={} scope={:?} max_positions={}{sep}{ends}{growth}{lateral}",
+            "discover v2 deck={} scope={:?} max_positions={}{sep}{ends}{filter}{growth}{lateral}",
             self.deck, self.scope, self.max_positions
         )
     }
+}
+
+/// Checks a discovery's input before any work: the deck has a frame, and a filter given by hand
+/// fits it and has a head sweep to filter (a frame small enough to be searched whole has none).
+pub fn check(config: &Config) -> Result<(), DiscoverError> {
+    let df = frame::derive(config.deck, config.separator, config.ends.as_ref())?;
+    if let Some(f) = &config.filter {
+        heads::check_filter(&df, f)?;
+        let whole = whole_frame_decks(&df);
+        if !config.scope.ansatz || df.k < 2 || whole <= config.scope.whole_frame_limit {
+            return Err(DiscoverError::BadFilter(
+                f.clone(),
+                if config.scope.ansatz {
+                    format!(
+                        "this frame is searched whole ({whole} arrangements), with no head sweep to filter"
+                    )
+                } else {
+                    "the insertion route alone has no head sweep to filter".into()
+                },
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Arrangements of the cards a frame leaves (a multinomial), saturating.
@@ -517,7 +549,7 @@ pub fn run(
     resume: bool,
     obs: &dyn Observer,
 ) -> Result<Discovery, DiscoverError> {
-    frame::derive(config.deck, config.separator, config.ends.as_ref())?;
+    check(config)?;
     let ckpt = Checkpoint::open(work, &config.fingerprint(), resume)?;
     let local = steps::Local { checkpoint: ckpt };
     let d = run_steps(config, &local, obs)?;
@@ -585,7 +617,10 @@ pub fn run_steps(
             steps,
             &["filter".to_string()],
             |_| {
-                let f = heads::filter(&df, &scope.heads);
+                let f = match &config.filter {
+                    Some(given) => heads::given_filter(&df, given)?,
+                    None => heads::filter(&df, &scope.heads),
+                };
                 obs.advance(1);
                 Ok(f)
             },
@@ -596,12 +631,15 @@ pub fn run_steps(
             "filter",
             f.candidates,
             "candidates",
-            format!(
-                "{}: {} pieces; filter {}",
-                f.template,
-                f.pieces,
-                f.filter.as_deref().unwrap_or("none")
-            ),
+            match &config.filter {
+                Some(given) => format!("{}: filter {given} (given by --filter)", f.template),
+                None => format!(
+                    "{}: {} pieces; filter {}",
+                    f.template,
+                    f.pieces,
+                    f.filter.as_deref().unwrap_or("none")
+                ),
+            },
             t,
         );
         obs.finish(&r);

@@ -33,8 +33,8 @@ pub struct DiscoverAnswer {
 }
 
 /// The name of a discovery's files:
-/// `discover-DECK[-quick][-sepS][-frameENDS][-ansatz|-insertion][-beamN][-lateralN][-fillN]` (the
-/// separator and the frame's ends when asked for, the route when only one is taken, the beam and
+/// `discover-DECK[-quick][-sepS][-frameENDS][-filterPIECE][-ansatz|-insertion][-beamN][-lateralN][-fillN]`
+/// (the separator, the frame's ends and the filter when asked for, the route when only one is taken, the beam and
 /// the fill limit when they are not the scope's own).
 pub fn name_of(config: &Config, quick: bool) -> String {
     let scope = &config.scope;
@@ -45,6 +45,10 @@ pub fn name_of(config: &Config, quick: bool) -> String {
     }
     if let Some(e) = &config.ends {
         n.push_str(&format!("-frame{}", e.name()));
+    }
+    if let Some(f) = &config.filter {
+        // Number cards written `0`, as in the frame's ends: no dashes inside a name's part.
+        n.push_str(&format!("-filter{}", f.replace('-', "0")));
     }
     match (scope.ansatz, scope.insertion) {
         (true, None) => n.push_str("-ansatz"),
@@ -496,4 +500,35 @@ fn write_files(dir: &Path, name: &str, d: &Discovery, run: &Run) -> Result<Vec<S
     t.push_str(&run.text_block());
     write(&txt, t.as_bytes())?;
     Ok(vec![jsonl.display().to_string(), txt.display().to_string()])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_carry_what_differs_from_the_scope() {
+        let c = Config {
+            deck: DeckSpec::STANDARD,
+            scope: Scope::QUICK,
+            separator: None,
+            ends: None,
+            lateral: 0,
+            filter: None,
+            fill_limit: Scope::QUICK.fill_limit(),
+            max_positions: 1,
+            stop_after_censuses: None,
+        };
+        assert_eq!(name_of(&c, true), "discover-standard-quick");
+        let f = Config {
+            filter: Some("--------Q-AQ-Q-".into()),
+            scope: Scope::QUICK.with(crate::discover::Route::Ansatz, None),
+            ..c.clone()
+        };
+        assert_eq!(
+            name_of(&f, true),
+            "discover-standard-quick-filter00000000Q0AQ0Q0-ansatz"
+        );
+        assert_ne!(f.fingerprint(), c.fingerprint());
+    }
 }
