@@ -531,15 +531,12 @@ fn find_pieces_shards_and_clusters_write_the_single_run_library() {
     // library), and says which shards it covers; with every shard it holds the run's pieces.
     let part = dir.join("part.bin");
     let p = part.to_str().unwrap();
-    let v = run_ok(&strings(&[
-        "merge",
-        "--partial",
-        "--json",
-        "--out",
-        p,
-        &files[0],
-        &files[1],
-    ]));
+    let merge_partial = |fs: &[&str]| {
+        run_ok(&strings(
+            &[&["merge", "--partial", "--json", "--out", p][..], fs].concat(),
+        ))
+    };
+    let v = merge_partial(&[&files[0], &files[1]]);
     assert_eq!(v["partial"], json!({"shards": [1, 2], "of": 3}));
     let shard_pieces = |i: usize| shards[i]["pieces"].as_u64().unwrap();
     assert_eq!(
@@ -559,16 +556,7 @@ fn find_pieces_shards_and_clusters_write_the_single_run_library() {
         assert_eq!(o.status.code(), Some(2), "{bad:?}");
         assert!(!lib.exists());
     }
-    let all = run_ok(&strings(&[
-        "merge",
-        "--partial",
-        "--json",
-        "--out",
-        p,
-        &files[0],
-        &files[1],
-        &files[2],
-    ]));
+    let all = merge_partial(&[&files[0], &files[1], &files[2]]);
     assert_eq!(all["pieces"], want["pieces"]);
     assert_eq!(all["candidates"], want["candidates"]);
 

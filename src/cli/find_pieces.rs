@@ -236,7 +236,7 @@ pub(super) fn print(a: &FindAnswer, json: bool) -> Result<ExitCode> {
     };
     let heuristic = lib.header.enumeration.method.starts_with("faces-as");
     if json {
-        out.json(&json!({
+        let mut v = json!({
             "candidates": candidates,
             "pieces": lib.pieces.len(),
             "classes": classes,
@@ -247,8 +247,12 @@ pub(super) fn print(a: &FindAnswer, json: bool) -> Result<ExitCode> {
             "resumed": resumed,
             "ranges": ranges,
             "out": path.display().to_string(),
-            "partial": a.partial.as_ref().map(|(shards, of)| json!({"shards": shards, "of": of})),
-        }))?;
+        });
+        // Only a partial merge says so, as `assemble`'s does: every other answer is unchanged.
+        if let Some((shards, of)) = &a.partial {
+            v["partial"] = json!({"shards": shards, "of": of});
+        }
+        out.json(&v)?;
         return Ok(code);
     }
     writeln!(out, "template     {}", lib.header.template.game)?;
