@@ -192,12 +192,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     // Checked before any work or checkpoint, so bad decks exit 2 at once.
     let df = frame::derive(deck, separator, ends.as_ref()).map_err(|e| BadInput(e.to_string()))?;
-    let filter = match &args.filter {
-        None => None,
-        Some(f) => Some(
-            crate::discover::heads::check_filter(&df, f).map_err(|e| BadInput(e.to_string()))?,
-        ),
-    };
+    // The filter in canonical dash notation, as names and checkpoints carry it.
+    let filter = args
+        .filter
+        .as_deref()
+        .map(|f| crate::discover::heads::check_filter(&df, f))
+        .transpose()
+        .map_err(|e| BadInput(e.to_string()))?;
     // The deck's own separator and ends asked for by name are the default run (one name, one
     // checkpoint).
     let lowest = frame::derive(deck, None, None).map(|d| d.separator);

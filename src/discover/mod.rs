@@ -564,6 +564,8 @@ pub fn run_steps(
     steps: &dyn Steps,
     obs: &dyn Observer,
 ) -> Result<Discovery, DiscoverError> {
+    // Every home (one machine, a task of a job array, a cluster process) checks its input here.
+    check(config)?;
     let df = frame::derive(config.deck, config.separator, config.ends.as_ref())?;
     let scope = config.scope;
     let half = (config.deck.total() / 2) as u8;
