@@ -12,13 +12,20 @@ fn git(args: &[&str]) -> Option<String> {
 }
 
 fn main() {
-    // Rebuild when HEAD moves: a commit, a checkout, or the branch's ref updated.
+    // Rebuild when HEAD moves: a commit, a checkout, or the branch's ref updated. Only paths that
+    // exist are watched: cargo takes a missing one as changed on every build, so a clone without
+    // `packed-refs` rebuilt the whole crate each time. The branch's folder (`refs/heads`) is
+    // watched rather than its ref file, which a commit creates when the branch was packed.
     if let Some(dir) = git(&["rev-parse", "--git-dir"]) {
-        println!("cargo:rerun-if-changed={dir}/HEAD");
+        let mut watch = vec![format!("{dir}/HEAD")];
         if let Some(reference) = git(&["symbolic-ref", "-q", "HEAD"]) {
             let common = git(&["rev-parse", "--git-common-dir"]).unwrap_or(dir.clone());
-            println!("cargo:rerun-if-changed={common}/{reference}");
-            println!("cargo:rerun-if-changed={common}/packed-refs");
+            let folder = reference.rsplit_once('/').map_or("", |(f, _)| f);
+            watch.push(format!("{common}/{folder}"));
+            watch.push(format!("{common}/packed-refs"));
+        }
+        for path in watch.iter().filter(|p| std::path::Path::new(p).exists()) {
+            println!("cargo:rerun-if-changed={path}");
         }
     }
     // The sources that make the binary: an edit to any of them reruns this script, so the

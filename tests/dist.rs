@@ -560,18 +560,30 @@ fn find_pieces_shards_and_clusters_write_the_single_run_library() {
     assert_eq!(all["pieces"], want["pieces"]);
     assert_eq!(all["candidates"], want["candidates"]);
 
-    let mut merged = answer(merge_ok(&files, None));
-    merged
-        .as_object_mut()
-        .unwrap()
-        .remove("candidates_per_second");
+    // A merge's seconds are the shards' summed (the job array's machine time), and it says so;
+    // the single run's answer does not carry the count.
+    let merged = merge_ok(&files, None);
+    assert_eq!(merged["seconds_summed_over_shards"], json!(3));
+    assert_eq!(want.get("seconds_summed_over_shards"), None);
+    let summed: f64 = shards.iter().map(|s| s["seconds"].as_f64().unwrap()).sum();
+    let secs = merged["seconds"].as_f64().unwrap();
+    assert!(
+        (secs - summed).abs() <= 1e-6 * summed.max(1.0),
+        "{secs} vs {summed}"
+    );
+    let without_time = |v: Value| {
+        let mut v = answer(v);
+        for k in ["candidates_per_second", "seconds_summed_over_shards"] {
+            v.as_object_mut().unwrap().remove(k);
+        }
+        v
+    };
     let mut w = want.clone();
     w.as_object_mut().unwrap().remove("candidates_per_second");
-    assert_eq!(merged, w);
+    assert_eq!(without_time(merged), w);
     assert!(take("merged.bin") == single, "merged library differs");
 
-    let mut got = answer(cluster_ok(FIND, 3, 2, &dir, &["--out", l]));
-    got.as_object_mut().unwrap().remove("candidates_per_second");
+    let got = without_time(cluster_ok(FIND, 3, 2, &dir, &["--out", l]));
     assert_eq!(got, w);
     assert!(take("cluster.bin") == single, "cluster library differs");
 }

@@ -248,7 +248,11 @@ pub(super) fn print(a: &FindAnswer, json: bool) -> Result<ExitCode> {
             "ranges": ranges,
             "out": path.display().to_string(),
         });
-        // Only a partial merge says so, as `assemble`'s does: every other answer is unchanged.
+        // Only a merge says how many shards its seconds sum over, and only a partial one which
+        // shards it covers (as `assemble`'s does): a run's own answer is unchanged.
+        if a.shards > 1 || a.partial.is_some() {
+            v["seconds_summed_over_shards"] = json!(a.shards);
+        }
         if let Some((shards, of)) = &a.partial {
             v["partial"] = json!({"shards": shards, "of": of});
         }
@@ -269,7 +273,15 @@ pub(super) fn print(a: &FindAnswer, json: bool) -> Result<ExitCode> {
     writeln!(out, "candidates   {candidates}")?;
     writeln!(out, "pieces       {}", lib.pieces.len())?;
     writeln!(out, "classes      {classes}")?;
-    writeln!(out, "seconds      {seconds:.3}")?;
+    if a.shards > 1 || a.partial.is_some() {
+        let n = a.shards;
+        writeln!(
+            out,
+            "seconds      {seconds:.3} (summed over {n} shards: machine time)"
+        )?;
+    } else {
+        writeln!(out, "seconds      {seconds:.3}")?;
+    }
     match rate {
         Some(r) => writeln!(out, "rate         {r:.0} candidates/s")?,
         None => writeln!(out, "rate         (resumed run: see the first run's rate)")?,

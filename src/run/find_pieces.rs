@@ -74,6 +74,9 @@ pub struct FindAnswer {
     pub seconds: f64,
     pub resumed: bool,
     pub ranges: usize,
+    /// How many shard files the answer merges (1 for a run of its own): `seconds` is then the
+    /// sum of their times, the machine time of the job array, so the rate is one machine's.
+    pub shards: usize,
     /// `merge --partial`: the shards the library covers, and of how many.
     pub partial: Option<(Vec<u32>, u32)>,
 }
@@ -259,7 +262,7 @@ impl Job for FindJob {
     }
 
     fn summary(part: &FindPart) -> Value {
-        json!({"ranges": part.ranges, "candidates": part.candidates, "pieces": part.pieces.len()})
+        json!({"ranges": part.ranges, "candidates": part.candidates, "pieces": part.pieces.len(), "seconds": part.seconds})
     }
 
     fn finish(
@@ -307,14 +310,17 @@ fn build_answer(
     let template = template_of(&ctx)?;
     // A single run's one part, or some shards of a partial merge: no range count to check.
     let whole_array = parts.len() > 1 && partial.is_none();
+    let shards = parts.len();
     let (mut pieces, mut candidates, mut ranges, mut seconds) = (Vec::new(), 0, 0, 0f64);
     let mut resumed = false;
     for p in parts {
         pieces.extend(p.pieces);
         candidates += p.candidates;
         ranges += p.ranges;
-        // The shards run side by side: the run takes as long as the slowest.
-        seconds = seconds.max(p.seconds);
+        // Summed, not the slowest: the slices of a job array may have run one after another on
+        // one machine, and the sum over the machine time gives a rate that means the same
+        // either way (as the census's merged `seconds` does).
+        seconds += p.seconds;
         resumed |= p.resumed;
     }
     if whole_array && ranges != ctx.ranges as u64 {
@@ -354,6 +360,7 @@ fn build_answer(
         seconds,
         resumed,
         ranges: ctx.ranges as usize,
+        shards,
         partial,
     })
 }
@@ -382,5 +389,6 @@ pub fn import_library(
         resumed: false,
         partial: None,
         ranges: 0,
+        shards: 1,
     })
 }
