@@ -235,6 +235,7 @@ pub(super) fn print(a: &FindAnswer, json: bool) -> Result<ExitCode> {
         Some(candidates as f64 / seconds.max(1e-9))
     };
     let heuristic = lib.header.enumeration.method.starts_with("faces-as");
+    let summed = (a.shards > 1 || a.partial.is_some()).then_some(a.shards);
     if json {
         let mut v = json!({
             "candidates": candidates,
@@ -250,8 +251,8 @@ pub(super) fn print(a: &FindAnswer, json: bool) -> Result<ExitCode> {
         });
         // Only a merge says how many shards its seconds sum over, and only a partial one which
         // shards it covers (as `assemble`'s does): a run's own answer is unchanged.
-        if a.shards > 1 || a.partial.is_some() {
-            v["seconds_summed_over_shards"] = json!(a.shards);
+        if let Some(n) = summed {
+            v["seconds_summed_over_shards"] = json!(n);
         }
         if let Some((shards, of)) = &a.partial {
             v["partial"] = json!({"shards": shards, "of": of});
@@ -273,15 +274,8 @@ pub(super) fn print(a: &FindAnswer, json: bool) -> Result<ExitCode> {
     writeln!(out, "candidates   {candidates}")?;
     writeln!(out, "pieces       {}", lib.pieces.len())?;
     writeln!(out, "classes      {classes}")?;
-    if a.shards > 1 || a.partial.is_some() {
-        let n = a.shards;
-        writeln!(
-            out,
-            "seconds      {seconds:.3} (summed over {n} shards: machine time)"
-        )?;
-    } else {
-        writeln!(out, "seconds      {seconds:.3}")?;
-    }
+    let over = summed.map_or(String::new(), |n| format!(" (summed over {n} shards)"));
+    writeln!(out, "seconds      {seconds:.3}{over}")?;
     match rate {
         Some(r) => writeln!(out, "rate         {r:.0} candidates/s")?,
         None => writeln!(out, "rate         (resumed run: see the first run's rate)")?,
