@@ -309,8 +309,8 @@ fn build_answer(
 ) -> Result<FindAnswer, RunError> {
     let template = template_of(&ctx)?;
     // A single run's one part, or some shards of a partial merge: no range count to check.
-    let whole_array = parts.len() > 1 && partial.is_none();
     let shards = parts.len();
+    let whole_array = shards > 1 && partial.is_none();
     let (mut pieces, mut candidates, mut ranges, mut seconds) = (Vec::new(), 0, 0, 0f64);
     let mut resumed = false;
     for p in parts {
