@@ -180,7 +180,7 @@ fn spare(deck: &DeckSpec, pos: &Position) -> Vec<Card> {
 }
 
 /// The positions of the cycle through `id` at the start of each trick.
-fn cycle_positions(g: &Grown) -> Vec<Position> {
+pub fn cycle_positions(g: &Grown) -> Vec<Position> {
     let mut s = Ring64::from_position(&g.position());
     let mut pile = vec![0 as Card; s.capacity()];
     let mut out = Vec::with_capacity(g.period as usize);
@@ -259,7 +259,7 @@ pub fn best(cycles: impl IntoIterator<Item = Grown>, beam: usize) -> Vec<Grown> 
 /// Calls `f` with every lateral move of `pos`, which keeps its cards: two cards of different kinds
 /// exchanged (anywhere in either hand), or one card moved to any place of the other hand (a
 /// re-split), both hands kept non-empty.
-fn laterals(pos: &Position, f: &mut impl FnMut(&Position)) {
+pub fn laterals(pos: &Position, f: &mut impl FnMut(&Position)) {
     let places: Vec<(usize, usize)> = (0..2)
         .flat_map(|h| (0..pos.hands[h].len()).map(move |i| (h, i)))
         .collect();
