@@ -14,7 +14,8 @@
 //!   by their family's reach, and keeps the best B (ties spread by a hash of the cycle's id).
 //!
 //! Cycles are read one a line from stdin (any position on the cycle, `ansatz` notation); lines
-//! that are not positions of the deck's size are skipped. Writes `reach period closure balanced
+//! that are not positions of a part of the deck, of at least its size less `--depth` cards, are
+//! skipped (so cycles of a smaller deck can be grown into the deck's). Writes `reach period closure balanced
 //! cycle` lines, tab-separated, for every new full-size cycle (with `--beam`, those of reach 22 or
 //! more), and a reach histogram to stderr. A cycle of reach half the deck is balanced.
 //!
@@ -29,7 +30,7 @@ use std::io::BufRead;
 use ansatz::backward::closure::{Config, closure};
 use ansatz::backward::family::{cycle_positions as ring, cycle_seeds, play_to_cycle};
 use ansatz::card::{Card, DeckSpec, KINDS};
-use ansatz::discover::insertion::{Grown, cycle_positions, laterals};
+use ansatz::discover::insertion::{Grown, cycle_positions, insertions, laterals};
 use ansatz::notation::Notation;
 use ansatz::position::Position;
 use clap::Parser;
@@ -47,6 +48,10 @@ struct Args {
     /// Also exchange two cards or move one to the other hand.
     #[arg(long)]
     lateral: bool,
+    /// Also insert two cards at once (each pair of places once), to cross a size at which no
+    /// position one card away cycles; the kinds follow `discover`'s share rule.
+    #[arg(long)]
+    pairs: bool,
     /// Stop the breadth-first walk once this many cycles are known.
     #[arg(long, default_value_t = 1_000_000)]
     max_cycles: usize,
@@ -80,7 +85,7 @@ fn score(g: Grown) -> Scored {
 
 /// Every cycle one move from `g`: removals while it holds more than `min` cards, insertions of
 /// kinds `deck` has to spare, and the lateral moves when asked.
-fn moves(deck: &DeckSpec, g: &Grown, min: usize, lateral: bool) -> Vec<Grown> {
+fn moves(deck: &DeckSpec, g: &Grown, min: usize, lateral: bool, pairs: bool) -> Vec<Grown> {
     let mut out = BTreeMap::new();
     let mut keep = |c: &Position| {
         if let Some(k) = Grown::of(c) {
@@ -114,8 +119,17 @@ fn moves(deck: &DeckSpec, g: &Grown, min: usize, lateral: bool) -> Vec<Grown> {
         if lateral {
             laterals(&p, &mut keep);
         }
+        if pairs && p.total() + 2 <= deck.total() {
+            insertions(deck, &p, 2, (0, 0), &mut keep);
+        }
     }
     out.into_values().collect()
+}
+
+/// Whether `p` holds no more of any kind than `deck`, and at least the deck's size less `depth`.
+fn within(p: &Position, deck: &DeckSpec, depth: usize) -> bool {
+    let have = p.deck();
+    p.total() + depth >= deck.total() && (0..KINDS).all(|k| have.counts[k] <= deck.counts[k])
 }
 
 /// A fixed spread of cycle ids, to break ties in the beam without favouring small ids.
@@ -152,7 +166,7 @@ fn main() {
     let mut start: Vec<Grown> = Vec::new();
     for line in std::io::stdin().lock().lines().map_while(Result::ok) {
         match Position::parse(line.trim(), Notation::Auto) {
-            Ok(p) if p.deck() == deck => start.extend(Grown::of(&p)),
+            Ok(p) if within(&p, &deck, args.depth) => start.extend(Grown::of(&p)),
             _ => {}
         }
     }
@@ -160,19 +174,27 @@ fn main() {
     let mut seen: BTreeSet<u128> = start.iter().map(|g| g.key).collect();
     let mut hist = BTreeMap::new();
     if let Some(beam) = args.beam {
-        let mut frontier = start;
+        // The beam moves among full-size cycles only.
+        let mut frontier: Vec<Grown> = start
+            .into_iter()
+            .filter(|g| g.cards as usize == full)
+            .collect();
         for step in 1..=args.steps {
             let kids: Vec<Grown> = frontier
                 .par_iter()
                 .flat_map(|g| {
                     // Laterals at full size, and one card out then one of its kind back.
-                    let mut v = moves(&deck, g, full - 1, args.lateral);
+                    let mut v = moves(&deck, g, full - 1, args.lateral, false);
                     let downs: Vec<Grown> = v
                         .iter()
                         .filter(|k| k.cards as usize == full - 1)
                         .copied()
                         .collect();
-                    v.extend(downs.iter().flat_map(|d| moves(&deck, d, full, false)));
+                    v.extend(
+                        downs
+                            .iter()
+                            .flat_map(|d| moves(&deck, d, full, false, false)),
+                    );
                     v
                 })
                 .filter(|k| k.cards as usize == full)
@@ -213,7 +235,7 @@ fn main() {
             step += 1;
             let kids: Vec<Grown> = frontier
                 .par_iter()
-                .flat_map(|g| moves(&deck, g, min, args.lateral))
+                .flat_map(|g| moves(&deck, g, min, args.lateral, args.pairs))
                 .collect();
             frontier = kids.into_iter().filter(|k| seen.insert(k.key)).collect();
             let mut sizes = BTreeMap::new();

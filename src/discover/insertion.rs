@@ -198,7 +198,7 @@ pub const TWO_CARD_PARENTS: usize = 16;
 /// Calls `f` with every way of inserting `n` cards into `pos`, each of a kind spare after the
 /// ones before it, at places from `from` (a hand and a place in it) on, in order of place: a pair
 /// of cards is put in once, not once per order.
-fn insertions(
+pub fn insertions(
     deck: &DeckSpec,
     pos: &Position,
     n: usize,
