@@ -399,7 +399,7 @@ fn shard_files_from_before_the_reach_still_merge() {
         .into_iter()
         .filter_map(|r| match r {
             Record::Family(f) => Some(f),
-            Record::Unit(_) => None,
+            Record::Unit(_) | Record::Elapsed(_) => None,
             Record::FamilyWithoutReach(_) => panic!("not upgraded"),
         })
         .collect();

@@ -45,9 +45,12 @@ fn run_ok(args: &[String]) -> Value {
     serde_json::from_str(&stdout(&o)).unwrap()
 }
 
-/// The answer without its wall time.
+/// The answer without its wall time (and, for a merge, the count of shards it sums).
 fn answer(mut v: Value) -> Value {
     v.as_object_mut().unwrap().remove("seconds");
+    v.as_object_mut()
+        .unwrap()
+        .remove("seconds_summed_over_shards");
     v
 }
 
@@ -145,7 +148,7 @@ fn shards_merge_into_the_single_run_answer() {
         let dir = tmp(&format!("shards-{}", base.len()));
         let (want, got, files) = single_and_merged(base, &dir);
         same(
-            &answer(got),
+            &answer(got.clone()),
             &answer(want.clone()),
             &format!("merge {base:?}"),
         );
@@ -191,10 +194,70 @@ fn shards_merge_into_the_single_run_answer() {
         let mut all = merge_partial(&files.iter().collect::<Vec<_>>());
         assert_eq!(all["partial"]["shards"], json!([0, 1, 2]));
         all.as_object_mut().unwrap().remove("partial");
-        same(&answer(all), &answer(want), "partial of every shard");
+        same(
+            &answer(all),
+            &answer(want.clone()),
+            "partial of every shard",
+        );
         let o = ansatz(&["merge", "--partial", &files[0], &files[0]]);
         assert_eq!(o.status.code(), Some(2));
+
+        // The merge's seconds are the shards' own summed (each shard's, as a partial merge of
+        // it alone reports), not the merge's time, and it says over how many.
+        assert_eq!(got["seconds_summed_over_shards"], json!(3));
+        assert_eq!(want.get("seconds_summed_over_shards"), None);
+        let summed: f64 = files
+            .iter()
+            .map(|f| merge_partial(&[f])["seconds"].as_f64().unwrap())
+            .sum();
+        let secs = got["seconds"].as_f64().unwrap();
+        assert!(
+            (secs - summed).abs() <= 1e-9 * summed.max(1.0),
+            "{secs} vs {summed}"
+        );
     }
+}
+
+/// The time records of an assemble shard file.
+fn shard_elapsed(path: &str) -> Vec<ansatz::assemble::records::Elapsed> {
+    use ansatz::assemble::records::Record;
+    let f = ansatz::run::shard::ShardFile::read(Path::new(path)).unwrap();
+    let records: Vec<Record> = ansatz::run::shard::decode_part(&f.records, "records").unwrap();
+    records
+        .into_iter()
+        .filter_map(|r| match r {
+            Record::Elapsed(e) => Some(e),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn an_interrupted_shard_counts_the_time_of_both_runs() {
+    let dir = tmp("shard-time");
+    let out = dir.display().to_string();
+    let base = with(
+        LIMITED,
+        &["--out", &out, "--threads", "1", "--shard", "0/2"],
+    );
+    let base: Vec<&str> = base.iter().map(String::as_str).collect();
+    let first = with(&base, &["--stop-after-units", "2"]);
+    let stopped = ansatz(&first.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(stopped.status.code(), Some(1), "an interrupted run exits 1");
+    let done = run_ok(&with(&base, &["--resume"]));
+    // Two runs, each with its own time: the first up to its last unit, the second whole.
+    let elapsed = shard_elapsed(done["file"].as_str().unwrap());
+    let runs = ansatz::assemble::records::Elapsed::latest(elapsed.iter().copied());
+    assert_eq!(runs.len(), 2, "{elapsed:?}");
+    let total: f64 = runs.iter().map(|e| e.seconds).sum();
+    let reported = done["seconds"].as_f64().unwrap();
+    assert!((reported - total).abs() <= 1e-9, "{reported} vs {total}");
+
+    // A shard file written before shards recorded their time still merges, and is named.
+    let old = "shards/around-kaa/assemble-rest-k3-with-..K...A....AA-balance.shard-0-of-8.bin";
+    let v = run_ok(&with(&["merge", "--partial", "--json"], &[old]));
+    assert_eq!(v["shards_without_seconds"], json!([0]));
+    assert_eq!(v.get("seconds_summed_over_shards"), None);
 }
 
 #[test]

@@ -19,7 +19,7 @@ use super::job::{Job, Ran, Stop, shard_path};
 use super::shard::Shard;
 use super::start::{Resume, Started, start};
 use super::{Mode, RunError};
-use crate::assemble::records::{FamilyDone, Record, families_of, upgrade_all};
+use crate::assemble::records::{Elapsed, FamilyDone, Record, families_of, upgrade_all};
 use crate::assemble::{CycleHit, UnitDone, merge};
 use crate::backward::closure::Config as ClosureConfig;
 use crate::library::checkpoint::Checkpoint;
@@ -225,6 +225,7 @@ impl Job for AssembleJob {
         };
         let mut done_units = Vec::new();
         let mut done_families = BTreeMap::new();
+        let mut earlier = Vec::new();
         let pool = super::pool(self.threads)?;
         for r in pool.install(|| upgrade_all(previous, self.setup.deck.total(), &cfg)) {
             match r {
@@ -232,20 +233,31 @@ impl Job for AssembleJob {
                 Record::Family(f) => {
                     done_families.insert(f.cycle_key, f);
                 }
+                Record::Elapsed(e) => earlier.push(e),
                 Record::FamilyWithoutReach(_) => unreachable!("upgraded"),
             }
         }
+        let started = Instant::now();
+        let segment = Elapsed::segment_now();
+        let now = move || Elapsed {
+            segment,
+            seconds: started.elapsed().as_secs_f64(),
+        };
         let note = {
             let (log, error) = (self.log.clone(), self.checkpoint_error.clone());
             move |r: &Record| {
-                if let Some(log) = log.lock().unwrap().as_mut()
-                    && let Err(e) = log.append(r)
-                {
-                    error.lock().unwrap().get_or_insert(e.to_string());
+                if let Some(log) = log.lock().unwrap().as_mut() {
+                    // A unit carries the run's time with it, so a resumed run still counts it.
+                    let timed = matches!(r, Record::Unit(_)).then(|| Record::Elapsed(now()));
+                    if let Err(e) = std::iter::once(r)
+                        .chain(&timed)
+                        .try_for_each(|r| log.append(r))
+                    {
+                        error.lock().unwrap().get_or_insert(e.to_string());
+                    }
                 }
             }
         };
-        let started = Instant::now();
         let threads = pool.current_num_threads();
         let (units, families) = if let Mode::Cluster(cluster) = mode {
             let job = ClusterJob {
@@ -290,6 +302,8 @@ impl Job for AssembleJob {
             .into_iter()
             .map(Record::Unit)
             .chain(families.into_iter().map(Record::Family))
+            .chain(Elapsed::latest(earlier).into_iter().map(Record::Elapsed))
+            .chain([Record::Elapsed(now())])
             .collect();
         Ok(Ran::Part(AssemblePart {
             records,
@@ -306,17 +320,19 @@ impl Job for AssembleJob {
     }
 
     fn summary(part: &AssemblePart) -> Value {
-        let (mut units, mut decks, mut families) = (0, 0, 0);
+        let (mut units, mut decks, mut families, mut elapsed) = (0, 0, 0, Vec::new());
         for r in &part.records {
             match r {
                 Record::Unit(u) => {
                     units += 1;
                     decks += u.decks;
                 }
+                Record::Elapsed(e) => elapsed.push(*e),
                 _ => families += 1,
             }
         }
-        json!({"units": units, "decks_tested": decks, "families": families})
+        json!({"units": units, "decks_tested": decks, "families": families,
+               "seconds": Elapsed::total(&elapsed)})
     }
 
     fn finish(
@@ -331,7 +347,13 @@ impl Job for AssembleJob {
         for p in parts {
             started = started.min(p.started.unwrap_or(started));
             threads += p.threads;
-            collect(p.records, ctx.cards, &mut units, &mut families);
+            collect(
+                p.records,
+                ctx.cards,
+                &mut units,
+                &mut families,
+                &mut Vec::new(),
+            );
         }
         units.sort_by_key(|u| u.index);
         let families: Vec<FamilyDone> = families.into_values().collect();
@@ -344,7 +366,8 @@ impl Job for AssembleJob {
             || PathBuf::from(crate::provenance::DEFAULT_OUT),
             Path::to_path_buf,
         );
-        let summary = finish(&ctx, Some(&dir), &units, &families, started, threads)?;
+        let seconds = started.elapsed().as_secs_f64();
+        let summary = finish(&ctx, Some(&dir), &units, &families, seconds, threads)?;
         let meta: Value = serde_json::from_str(&ctx.meta).map_err(RunError::input)?;
         Ok(AssembleAnswer { summary, meta })
     }

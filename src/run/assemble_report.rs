@@ -14,7 +14,7 @@ use super::RunError;
 use super::random::write;
 use super::shard::ShardFile;
 use super::shard::decode_part;
-use crate::assemble::records::{FamilyDone, Record, mirror_cycles, upgrade_all};
+use crate::assemble::records::{Elapsed, FamilyDone, Record, mirror_cycles, upgrade_all};
 use crate::assemble::{CycleHit, UnitDone, merge};
 use crate::backward::closure::Config as ClosureConfig;
 use crate::card::Card;
@@ -43,10 +43,24 @@ pub fn merge_shards(files: &[ShardFile], out: Option<&Path>) -> Result<(Value, V
         decode_part(&files[0].context, "assemble context").map_err(RunError::input)?;
     let mut units = Vec::new();
     let mut families = BTreeMap::new();
+    // Each shard's own time (the sum of its runs), when its file records it.
+    let mut timed = Vec::new();
+    let mut untimed = Vec::new();
     for f in files {
         let records: Vec<Record> =
             decode_part(&f.records, "assemble records").map_err(RunError::input)?;
-        collect(records, context.cards, &mut units, &mut families);
+        let mut elapsed = Vec::new();
+        collect(
+            records,
+            context.cards,
+            &mut units,
+            &mut families,
+            &mut elapsed,
+        );
+        match Elapsed::total(&elapsed) {
+            Some(s) => timed.push(s),
+            None => untimed.push(f.shard.index),
+        }
     }
     units.sort_by_key(|u| u.index);
     if units.windows(2).any(|w| w[0].index == w[1].index) {
@@ -64,7 +78,27 @@ pub fn merge_shards(files: &[ShardFile], out: Option<&Path>) -> Result<(Value, V
         })
         .collect::<Result<_, _>>()?;
     let threads = rayon::current_num_threads();
-    let mut summary = finish(&context, out, &units, &families, started, threads)?;
+    // The job array's time is the sum of its shards' (as the census rows' are); shard files
+    // written before they recorded their time leave the merge's own.
+    let seconds = if timed.is_empty() {
+        None
+    } else {
+        Some(timed.iter().sum::<f64>())
+    };
+    let mut summary = finish(
+        &context,
+        out,
+        &units,
+        &families,
+        seconds.unwrap_or_else(|| started.elapsed().as_secs_f64()),
+        threads,
+    )?;
+    if seconds.is_some() {
+        summary["seconds_summed_over_shards"] = json!(timed.len());
+    }
+    if !untimed.is_empty() {
+        summary["shards_without_seconds"] = json!(untimed);
+    }
     // With `out`, `read_set` has checked that every shard is here.
     if out.is_none() {
         let shards: Vec<u32> = files.iter().map(|f| f.shard.index).collect();
@@ -82,6 +116,7 @@ pub fn collect(
     cards: usize,
     units: &mut Vec<UnitDone>,
     families: &mut BTreeMap<u128, FamilyDone>,
+    elapsed: &mut Vec<Elapsed>,
 ) {
     for r in upgrade_all(records, cards, &ClosureConfig::default()) {
         match r {
@@ -89,6 +124,7 @@ pub fn collect(
             Record::Family(f) => {
                 families.entry(f.cycle_key).or_insert(f);
             }
+            Record::Elapsed(e) => elapsed.push(e),
             Record::FamilyWithoutReach(_) => unreachable!("upgraded"),
         }
     }
@@ -104,7 +140,7 @@ pub fn finish(
     dir: Option<&Path>,
     units: &[UnitDone],
     families: &[FamilyDone],
-    started: Instant,
+    seconds: f64,
     threads: usize,
 ) -> Result<Value, RunError> {
     let merged = merge(units);
@@ -193,14 +229,14 @@ pub fn finish(
             .map(|(r, n)| json!({"reach": r.0, "cycles": n}))
             .collect::<Vec<_>>(),
         "nearest_unbalanced": nearest,
-        "seconds": started.elapsed().as_secs_f64(),
+        "seconds": seconds,
         "cycles": cycle_json,
     });
     if let Some(dir) = dir {
         let meta: Value = serde_json::from_str(&ctx.meta).map_err(RunError::input)?;
         // Runs of older versions recorded the program path and the steering flags.
         let command = normalize_command(meta["command"].as_str().unwrap_or("ansatz assemble"));
-        let run = Run::here(command, threads, started.elapsed().as_secs_f64());
+        let run = Run::here(command, threads, seconds);
         write_results(dir, &ctx.stem, &meta, &summary, units, !ctx.balance, &run)?;
     }
     Ok(summary)
@@ -304,7 +340,18 @@ pub fn print_text(out: &mut dyn Write, s: &Value, meta: &Value) -> std::io::Resu
         reach.join(", ")
     )?;
     if let Some(secs) = s.get("seconds").and_then(Value::as_f64) {
-        writeln!(out, "seconds           {secs:.2}")?;
+        let over = s["seconds_summed_over_shards"]
+            .as_u64()
+            .map_or(String::new(), |n| format!(" (summed over {n} shards)"));
+        writeln!(out, "seconds           {secs:.2}{over}")?;
+    }
+    if let Some(list) = s["shards_without_seconds"].as_array() {
+        let list: Vec<String> = list.iter().map(Value::to_string).collect();
+        writeln!(
+            out,
+            "untimed shards    {} (written before shard files recorded their time)",
+            list.join(", ")
+        )?;
     }
     if let Some(p) = s.get("partial") {
         writeln!(
