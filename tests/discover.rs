@@ -42,6 +42,7 @@ fn config(deck: &str, scope: Scope) -> Config {
         ends: None,
         lateral: 0,
         fill_limit: scope.fill_limit(),
+        census_limit: None,
         max_positions: 1_000_000,
         stop_after_censuses: None,
         filter: None,
@@ -204,6 +205,31 @@ fn fills_around_balanced_cycles_match_the_naive_checker() {
             .iter()
             .all(|f| f.skipped.is_some() && f.decks == 0)
     );
+    // A census limit skips the censuses above it, says so, and leaves the others as they were.
+    let mut sizes: Vec<u64> = one.censuses.iter().map(|c| c.decks).collect();
+    sizes.sort();
+    let limit = sizes[sizes.len() / 2];
+    let capped = discover(
+        &Config {
+            census_limit: Some(limit),
+            fill_limit: 0,
+            ..c.clone()
+        },
+        2,
+        "census-capped",
+    );
+    assert_eq!(capped.censuses.len(), one.censuses.len());
+    let mut skipped = 0;
+    for (got, want) in capped.censuses.iter().zip(&one.censuses) {
+        if want.decks > limit {
+            skipped += 1;
+            assert_eq!((got.decks, got.cycles), (0, 0), "{}", got.shape);
+            assert!(got.skipped.as_deref().unwrap().contains("census limit"));
+        } else {
+            assert_eq!(got, want);
+        }
+    }
+    assert!(skipped > 0 && skipped < one.censuses.len(), "{sizes:?}");
 }
 
 /// Every fill that ran tested every arrangement of the cards its template leaves, and its decks

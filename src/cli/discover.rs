@@ -35,6 +35,7 @@ Examples:
   ansatz discover --quick --frame='--/J-' --route ansatz  # the frame Δ1 J Δ2 J Δ3 J--/J-
   ansatz discover --quick --route ansatz --filter=--------Q-AQ-Q-  # heads beside another piece
   ansatz discover --fill-limit 3000000000       # also the fills around the 2024 pieces (+20 min)
+  ansatz discover --quick --route ansatz --filter=--Q-Q-Q-Q- --census-limit 10000000000  # skip censuses of more than 1e10 decks
 
 Stages: frame (the separator is the deck's lowest face kind, as the Jack of the 2024 frame
 Δ1 J Δ2 J Δ3 J-/J-, or the kind --separator names; the pieces hold the other face kinds; --frame
@@ -102,6 +103,10 @@ pub struct Args {
     /// ones are skipped and listed. 0: no fills. Default: 5e8 with --quick, else 2e9.
     #[arg(long, value_name = "N")]
     fill_limit: Option<u64>,
+    /// Censuses around accumulator shapes of more than N decks are skipped and listed (default:
+    /// none is; a short --filter or another frame can propose censuses of 10^12 decks).
+    #[arg(long, value_name = "N")]
+    census_limit: Option<u64>,
     /// Most positions of one family's backward closure.
     #[arg(long, default_value_t = 20_000_000, value_name = "N")]
     max_positions: u64,
@@ -225,6 +230,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         filter,
         scope,
         fill_limit: args.fill_limit.unwrap_or(scope.fill_limit()),
+        census_limit: args.census_limit,
         max_positions: args.max_positions,
         stop_after_censuses: args.stop_after_censuses,
     };

@@ -68,6 +68,18 @@ impl Census {
         }
     }
 
+    /// The census, or skipped when it has more decks than `limit` (a fill's limit is applied
+    /// where it is planned, [`super::fill::plan`]).
+    pub fn within(self, limit: Option<u64>) -> Census {
+        match limit {
+            Some(l) if self.decks() > l => Census::Skipped(format!(
+                "{} decks, more than the census limit {l}",
+                self.decks()
+            )),
+            _ => self,
+        }
+    }
+
     /// The decks of part `part` of `parts`.
     pub fn part_decks(&self, part: usize, parts: usize) -> u64 {
         match self {

@@ -169,6 +169,10 @@ pub struct Config {
     /// Fills of more than this many arrangements are skipped (0: no fills); see
     /// [`Scope::fill_limit`].
     pub fill_limit: u64,
+    /// Censuses of more than this many decks are skipped and listed (`--census-limit`; `None`:
+    /// every census runs). A hand-given filter or another frame can propose shapes whose
+    /// censuses run to 10^12 decks.
+    pub census_limit: Option<u64>,
     /// Most positions of one family's backward closure.
     pub max_positions: u64,
     /// Stop after this many censuses, as an interruption would (for testing resume).
@@ -720,7 +724,10 @@ pub fn run_steps(
 
     // Stage 4: the censuses, each in parts.
     let t = Instant::now();
-    let plans: Vec<census::Census> = shapes.iter().map(|s| census::census(&df, s)).collect();
+    let plans: Vec<census::Census> = shapes
+        .iter()
+        .map(|s| census::census(&df, s).within(config.census_limit))
+        .collect();
     let total: u64 = plans.iter().map(|p| p.decks()).sum();
     obs.start("census", total, "decks");
     let ran = std::sync::atomic::AtomicUsize::new(0);
@@ -747,8 +754,12 @@ pub fn run_steps(
         censuses.iter().map(|c| c.decks).sum(),
         "decks",
         format!(
-            "{} censuses, {} decks never end, {} distinct cycles",
+            "{} censuses{}, {} decks never end, {} distinct cycles",
             censuses.len(),
+            match censuses.iter().filter(|c| c.skipped.is_some()).count() {
+                0 => String::new(),
+                k => format!(" ({k} skipped)"),
+            },
             censuses.iter().map(|c| c.non_terminating).sum::<u64>(),
             cycles.len()
         ),

@@ -66,6 +66,9 @@ pub fn name_of(config: &Config, quick: bool) -> String {
     if scope.ansatz && config.fill_limit != scope.fill_limit() {
         n.push_str(&format!("-fill{}", config.fill_limit));
     }
+    if let Some(l) = config.census_limit.filter(|_| scope.ansatz) {
+        n.push_str(&format!("-census{l}"));
+    }
     n
 }
 
@@ -516,6 +519,7 @@ mod tests {
             lateral: 0,
             filter: None,
             fill_limit: Scope::QUICK.fill_limit(),
+            census_limit: None,
             max_positions: 1,
             stop_after_censuses: None,
         };
