@@ -226,3 +226,82 @@ fn checkpoints_and_shard_files_never_go_under_results() {
     assert!(work.join("a").read_dir().unwrap().count() >= 1);
     assert!(work.join("p").read_dir().unwrap().count() >= 1);
 }
+
+/// The deals of a census row that never end, listed by cycle in `results/census/cycles-*.txt`:
+/// every one replayed with the reference engine reaches the cycle it is listed under, and the
+/// counts are the census row's (issue 25: a cycle past 32 cards is listed with its deals).
+#[test]
+fn the_listed_census_cycles_replay_with_the_reference_engine() {
+    use ansatz::card::DeckSpec;
+    use ansatz::engine::{Outcome, reference};
+    use ansatz::notation::Notation;
+    use ansatz::position::Position;
+    let deck = "30-2J2Q2K2A";
+    let text =
+        std::fs::read_to_string(root().join(format!("results/census/cycles-{deck}.txt"))).unwrap();
+    let spec: DeckSpec = deck.parse().unwrap();
+    let pos = |s: &str| Position::parse(s.trim(), Notation::Dash).unwrap();
+    // (cycle, period, listed count, deals)
+    let mut listed: Vec<(Position, u64, usize, Vec<Position>)> = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
+        if let Some(rest) = line.strip_prefix("cycle ") {
+            let (id, tail) = rest.split_once("  period ").unwrap();
+            let words: Vec<&str> = tail.split_whitespace().collect();
+            listed.push((
+                pos(id),
+                words[0].parse().unwrap(),
+                words[4].parse().unwrap(),
+                Vec::new(),
+            ));
+        } else {
+            listed.last_mut().unwrap().3.push(pos(line));
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for (cycle, period, count, deals) in &listed {
+        assert_eq!(deals.len(), *count, "{cycle}");
+        for d in deals {
+            assert!(seen.insert(d.to_string()), "{d} listed twice");
+            assert_eq!(d.deck(), spec, "{d}");
+            assert_eq!(
+                (d.hands[0].len(), d.hands[1].len(), d.to_move),
+                (19, 19, 0),
+                "{d}"
+            );
+            let Outcome::Cycle(c) = reference::play(d) else {
+                panic!("{d} ends");
+            };
+            assert_eq!((&c.cycle_id, c.period), (cycle, *period), "{d}");
+        }
+    }
+    // The census row: the same deals in all, and the same count for each cycle.
+    let table = std::fs::read_to_string(root().join("results/census/table1.jsonl")).unwrap();
+    let row: serde_json::Value = table
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|v| v["deck"] == deck && v["extra_card"].is_null())
+        .unwrap();
+    assert_eq!(
+        row["non_terminating"].as_u64().unwrap() as usize,
+        seen.len()
+    );
+    let by_row: Vec<(String, u64)> = row["distinct_cycles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["cycle_id"].as_str().unwrap().to_string(),
+                c["deals"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let by_list: Vec<(String, u64)> = listed
+        .iter()
+        .map(|(c, _, n, _)| (c.to_string(), *n as u64))
+        .collect();
+    assert_eq!(by_list, by_row);
+}
