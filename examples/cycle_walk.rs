@@ -27,8 +27,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::BufRead;
 
-use ansatz::backward::closure::{Config, closure};
-use ansatz::backward::family::{cycle_positions as ring, cycle_seeds, play_to_cycle};
+use ansatz::backward::closure::Config;
+use ansatz::backward::family::family;
 use ansatz::card::{Card, DeckSpec, KINDS};
 use ansatz::discover::insertion::{Grown, cycle_positions, insertions, laterals};
 use ansatz::notation::Notation;
@@ -73,13 +73,13 @@ struct Scored {
 }
 
 fn score(g: Grown) -> Scored {
-    let info = play_to_cycle(&g.position()).expect("a cycle position plays into its cycle");
-    let c = closure(&cycle_seeds(&ring(&info)), &Config::default(), &|_| {});
+    let f = family(&g.position(), &Config::default(), &|_| {})
+        .expect("a cycle position plays into its cycle");
     Scored {
         g,
-        reach: c.reach,
-        size: c.size,
-        balanced: c.balanced.len(),
+        reach: f.reach,
+        size: f.closure_size,
+        balanced: f.balanced.len(),
     }
 }
 
