@@ -155,9 +155,38 @@ fn same_answer_for_any_thread_count_and_after_resume() {
         Some(2),
         "a checkpoint exists: --resume is needed"
     );
+    // The stopped run left its time in the checkpoint; make it 1000 s. The resumed run counts
+    // it with its own.
+    add_earlier_run(&c, 1000.0);
     let mut resumed = args(&c, "1");
     resumed.push("--resume".into());
-    assert_eq!(run(resumed), one);
+    let refs: Vec<&str> = resumed.iter().map(String::as_str).collect();
+    let v = run_json(&refs);
+    let secs = v["seconds"].as_f64().unwrap();
+    assert!((1000.0..1100.0).contains(&secs), "{secs}");
+    assert_eq!(strip_seconds(v), one);
+}
+
+/// Appends to the assemble checkpoint in `dir` the time record of one more earlier run.
+fn add_earlier_run(dir: &str, seconds: f64) {
+    use ansatz::assemble::records::{Elapsed, Record};
+    use ansatz::library::checkpoint::Checkpoint;
+    let path = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "checkpoint"))
+        .expect("a checkpoint");
+    // The first frame (length, checksum, payload after the 12-byte header) is the fingerprint.
+    let bytes = std::fs::read(&path).unwrap();
+    let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let fingerprint = String::from_utf8(bytes[24..24 + len].to_vec()).unwrap();
+    let (mut log, records) = Checkpoint::<Record>::resume(&path, &fingerprint).unwrap();
+    assert!(records.iter().any(|r| matches!(r, Record::Elapsed(_))));
+    log.append(&Record::Elapsed(Elapsed {
+        segment: 1,
+        seconds,
+    }))
+    .unwrap();
 }
 
 #[test]

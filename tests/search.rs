@@ -167,12 +167,13 @@ fn random_resume_after_a_stop_gives_the_same_result() {
     // Stop (as a crash would) after the second checkpoint.
     let mut saves = 0;
     let stopped = random::run(&cfg, None, &|_| true, &|_| {}, &mut |done, s| {
-        checkpoint::save(&path, "random", &cfg, done, s).unwrap();
+        checkpoint::save(&path, "random", &cfg, done, s, 0.0).unwrap();
         saves += 1;
         if saves == 2 { Err(()) } else { Ok(()) }
     });
     assert!(stopped.is_err());
-    let (done, state) = checkpoint::load::<_, GameStats>(&path, "random", &cfg).unwrap();
+    let checkpoint::Loaded { done, state, .. } =
+        checkpoint::load::<_, GameStats>(&path, "random", &cfg).unwrap();
     // The second save holds a prefix of at least two chunks and not the whole run.
     assert!((2..random::chunks(cfg.games)).contains(&done), "{done}");
     assert_eq!(state.games, done * ansatz::bench::CHUNK);
@@ -235,6 +236,48 @@ fn cli_exhaustive_json_has_the_issue_fields() {
         "seconds",
     ] {
         assert!(v.get(k).is_some(), "missing {k}");
+    }
+}
+
+// A resumed search counts the time its checkpoint holds (the runs before it), so a census slice
+// interrupted and resumed reports all of its time; the same for a random search.
+#[test]
+fn a_resumed_search_counts_the_time_of_the_runs_before_it() {
+    for (tag, args) in [
+        (
+            "ex-time",
+            vec!["search", "exhaustive", "--deck", "4-1J1Q1K1A"],
+        ),
+        ("rnd-time", vec!["search", "random", "--games", "2000"]),
+    ] {
+        let dir = tmp_out(tag);
+        let _ = std::fs::remove_dir_all(&dir);
+        let run = |more: &[&str]| {
+            let all: Vec<&str> = args.iter().chain(more).copied().collect();
+            let out = ansatz(&all);
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            serde_json::from_str::<serde_json::Value>(&stdout(&out)).unwrap()
+        };
+        let first = run(&["--json", "--out", &dir]);
+        assert!(first["seconds"].as_f64().unwrap() < 100.0, "{tag}");
+        // The finished run's checkpoint stays; make its runs have taken 1000 s.
+        let ckpt = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.to_string_lossy().ends_with("checkpoint.json"))
+            .expect("a checkpoint");
+        let mut v: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&ckpt).unwrap()).unwrap();
+        assert!(v["seconds"].as_f64().is_some(), "{tag}: {}", v["seconds"]);
+        v["seconds"] = serde_json::json!(1000.0);
+        std::fs::write(&ckpt, v.to_string()).unwrap();
+        let again = run(&["--json", "--out", &dir, "--resume"]);
+        let secs = again["seconds"].as_f64().unwrap();
+        assert!((1000.0..1100.0).contains(&secs), "{tag}: {secs}");
     }
 }
 

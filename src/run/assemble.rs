@@ -63,6 +63,9 @@ pub struct AssemblePart {
     threads: usize,
     #[serde(skip)]
     started: Option<Instant>,
+    /// The seconds of the runs this one resumed (their records are among `records` too).
+    #[serde(skip)]
+    earlier_seconds: f64,
 }
 
 /// The answer: the summary JSON and the meta of the run (what was assembled).
@@ -298,17 +301,20 @@ impl Job for AssembleJob {
                 ckpt.display()
             )));
         }
+        let earlier = Elapsed::latest(earlier);
+        let earlier_seconds = Elapsed::total(&earlier).unwrap_or(0.0);
         let records = units
             .into_iter()
             .map(Record::Unit)
             .chain(families.into_iter().map(Record::Family))
-            .chain(Elapsed::latest(earlier).into_iter().map(Record::Elapsed))
+            .chain(earlier.into_iter().map(Record::Elapsed))
             .chain([Record::Elapsed(now())])
             .collect();
         Ok(Ran::Part(AssemblePart {
             records,
             threads,
             started: Some(started),
+            earlier_seconds,
         }))
     }
 
@@ -341,12 +347,14 @@ impl Job for AssembleJob {
         out: Option<&Path>,
     ) -> Result<AssembleAnswer, RunError> {
         let mut started = Instant::now();
-        let mut threads = 0;
+        let (mut threads, mut earlier) = (0, 0f64);
         let mut units = Vec::new();
         let mut families = BTreeMap::new();
         for p in parts {
             started = started.min(p.started.unwrap_or(started));
             threads += p.threads;
+            // Parts run side by side (cluster processes): the longest earlier time, not the sum.
+            earlier = earlier.max(p.earlier_seconds);
             collect(
                 p.records,
                 ctx.cards,
@@ -366,7 +374,8 @@ impl Job for AssembleJob {
             || PathBuf::from(crate::provenance::DEFAULT_OUT),
             Path::to_path_buf,
         );
-        let seconds = started.elapsed().as_secs_f64();
+        // A resumed run counts the runs before it, up to their last finished unit.
+        let seconds = earlier + started.elapsed().as_secs_f64();
         let summary = finish(&ctx, Some(&dir), &units, &families, seconds, threads)?;
         let meta: Value = serde_json::from_str(&ctx.meta).map_err(RunError::input)?;
         Ok(AssembleAnswer { summary, meta })

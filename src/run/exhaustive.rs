@@ -123,13 +123,13 @@ impl Job for ExhaustiveJob<'_> {
     fn execute(&self, mode: &Mode) -> Result<Ran<Self::Part>, RunError> {
         let began = Instant::now();
         let ckpt = checkpoint_path(&self.out, &self.stem(), mode.shard(), "checkpoint.json");
-        let (stats, threads) = if let Mode::Cluster(cluster) = mode {
+        let (stats, earlier, threads) = if let Mode::Cluster(cluster) = mode {
             let work = self.work.clone();
             match split::exhaustive_cluster(cluster, &self.cfg, work, ckpt, self.resume)
                 .map_err(split_error)?
             {
                 None => return Ok(Ran::Follower),
-                Some(s) => (s, cluster.total_workers()),
+                Some((s, earlier)) => (s, earlier, cluster.total_workers()),
             }
         } else {
             let pool = super::pool(self.threads)?;
@@ -145,9 +145,16 @@ impl Job for ExhaustiveJob<'_> {
                     )
                 })
                 .map_err(split_error)?;
-            (stats, pool.current_num_threads())
+            (
+                stats.stats,
+                stats.earlier_seconds,
+                pool.current_num_threads(),
+            )
         };
-        Ok(Ran::Part((stats, began.elapsed().as_secs_f64(), threads)))
+        // A resumed run counts the runs before it (up to their last checkpoint), so a census
+        // slice interrupted and resumed still reports all the time it took.
+        let seconds = earlier + began.elapsed().as_secs_f64();
+        Ok(Ran::Part((stats, seconds, threads)))
     }
 
     fn summary((stats, _, _): &Self::Part) -> Value {

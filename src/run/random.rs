@@ -39,8 +39,8 @@ pub struct RandomContext {
     pub command: String,
 }
 
-/// A run's statistics, wall seconds and threads (and the games a resumed run found done, which
-/// the rate leaves out; never in a shard file).
+/// A run's statistics, wall seconds (with those of the runs it resumed) and threads (and the
+/// games and seconds a resumed run found done, which the rate leaves out; never in a shard file).
 #[derive(Serialize, Deserialize)]
 pub struct RandomPart {
     pub stats: GameStats,
@@ -48,6 +48,8 @@ pub struct RandomPart {
     pub threads: usize,
     #[serde(skip)]
     pub resumed: u64,
+    #[serde(skip)]
+    pub earlier_seconds: f64,
 }
 
 /// The answer: the statistics, its JSON, and the result file written.
@@ -124,12 +126,12 @@ impl Job for RandomJob<'_> {
     fn execute(&self, mode: &Mode) -> Result<Ran<RandomPart>, RunError> {
         let began = Instant::now();
         let ckpt = checkpoint_path(&self.out, &self.name(), mode.shard(), "checkpoint.json");
-        let (stats, resumed, threads) = if let Mode::Cluster(cluster) = mode {
+        let (stats, resumed, earlier_seconds, threads) = if let Mode::Cluster(cluster) = mode {
             match split::random_cluster(cluster, &self.cfg, ckpt, self.resume)
                 .map_err(split_error)?
             {
                 None => return Ok(Ran::Follower),
-                Some(s) => (s, 0, cluster.total_workers()),
+                Some((s, earlier)) => (s, 0, earlier, cluster.total_workers()),
             }
         } else {
             let pool = super::pool(self.threads)?;
@@ -138,7 +140,12 @@ impl Job for RandomJob<'_> {
                     split::random_local(&self.cfg, mode.shard(), ckpt, self.resume, self.progress)
                 })
                 .map_err(split_error)?;
-            (run.stats, run.resumed, pool.current_num_threads())
+            (
+                run.stats,
+                run.resumed,
+                run.earlier_seconds,
+                pool.current_num_threads(),
+            )
         };
         // Every cycle is checked with the reference engine before it is reported.
         for c in &stats.cycles {
@@ -146,9 +153,10 @@ impl Job for RandomJob<'_> {
         }
         Ok(Ran::Part(RandomPart {
             stats,
-            seconds: began.elapsed().as_secs_f64(),
+            seconds: earlier_seconds + began.elapsed().as_secs_f64(),
             threads,
             resumed,
+            earlier_seconds,
         }))
     }
 
@@ -163,7 +171,7 @@ impl Job for RandomJob<'_> {
     ) -> Result<RandomAnswer, RunError> {
         let cfg = ctx.cfg;
         let mut stats = GameStats::new(cfg.players, cfg.top).trimmed();
-        let (mut seconds, mut threads, mut resumed) = (0.0, 0, 0);
+        let (mut seconds, mut threads, mut resumed, mut earlier) = (0.0, 0, 0, 0.0);
         let single = parts.len() == 1;
         for p in parts {
             if single {
@@ -174,6 +182,7 @@ impl Job for RandomJob<'_> {
             seconds += p.seconds;
             threads += p.threads;
             resumed += p.resumed;
+            earlier += p.earlier_seconds;
         }
         if stats.games != cfg.games {
             return Err(RunError::failed(format!(
@@ -184,7 +193,9 @@ impl Job for RandomJob<'_> {
         for c in &stats.cycles {
             verify_cycle(&cfg, c.index, &c.cycle_id)?;
         }
-        let rate = (stats.games - resumed) as f64 / seconds.max(1e-9);
+        // The rate of the games this run played, over this run's time (a resumed cluster run
+        // does not know its resumed games and counts them all, as before).
+        let rate = (stats.games - resumed) as f64 / (seconds - earlier).max(1e-9);
         let dir = out.map_or_else(
             || PathBuf::from(crate::provenance::DEFAULT_OUT),
             Path::to_path_buf,

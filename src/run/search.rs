@@ -34,13 +34,17 @@ pub enum SplitError {
 }
 
 /// A search's checkpoint: loaded on resume; saved at most once a second, and always once all
-/// `total` units are done, so the last batch is never lost.
+/// `total` units are done, so the last batch is never lost. It carries the job's wall time over
+/// its runs, so a run resumed after `kill -9` still counts the time of the runs before it (up to
+/// their last save).
 pub struct Checkpointer<C> {
     path: PathBuf,
     kind: &'static str,
     cfg: C,
     total: u64,
     last: Instant,
+    began: Instant,
+    earlier: f64,
 }
 
 impl<C: Serialize> Checkpointer<C> {
@@ -51,15 +55,28 @@ impl<C: Serialize> Checkpointer<C> {
             cfg,
             total,
             last: Instant::now(),
+            began: Instant::now(),
+            earlier: 0.0,
         }
     }
 
-    /// The units done and the state of the interrupted run, when `resume`.
-    pub fn load<S: DeserializeOwned>(&self, resume: bool) -> Result<Option<(u64, S)>, SplitError> {
+    /// The units done and the state of the interrupted run, when `resume`; the seconds its runs
+    /// spent become [`Checkpointer::earlier`].
+    pub fn load<S: DeserializeOwned>(
+        &mut self,
+        resume: bool,
+    ) -> Result<Option<(u64, S)>, SplitError> {
         if !resume {
             return Ok(None);
         }
-        Ok(Some(checkpoint::load(&self.path, self.kind, &self.cfg)?))
+        let loaded = checkpoint::load(&self.path, self.kind, &self.cfg)?;
+        self.earlier = loaded.seconds;
+        Ok(Some((loaded.done, loaded.state)))
+    }
+
+    /// The seconds the runs before this one spent (0 for a fresh run).
+    pub fn earlier(&self) -> f64 {
+        self.earlier
     }
 
     pub fn save<S: Serialize>(&mut self, done: u64, state: &S) -> Result<(), SplitError> {
@@ -67,7 +84,8 @@ impl<C: Serialize> Checkpointer<C> {
             return Ok(());
         }
         self.last = Instant::now();
-        checkpoint::save(&self.path, self.kind, &self.cfg, done, state).map_err(|source| {
+        let seconds = self.earlier + self.began.elapsed().as_secs_f64();
+        checkpoint::save(&self.path, self.kind, &self.cfg, done, state, seconds).map_err(|source| {
             SplitError::Save {
                 path: self.path.clone(),
                 source,
@@ -76,11 +94,12 @@ impl<C: Serialize> Checkpointer<C> {
     }
 }
 
-/// What a run on one machine gives: the statistics and the games (or deals) a resumed run found
-/// already done.
+/// What a run gives: the statistics, the games (or deals) a resumed run found already done, and
+/// the seconds the runs before it spent.
 pub struct Local<S> {
     pub stats: S,
     pub resumed: u64,
+    pub earlier_seconds: f64,
 }
 
 /// Whether `shard` (none: the whole run) owns unit `u`.
@@ -114,11 +133,16 @@ pub fn random_local(
     let mut saver = random_checkpointer(cfg, ckpt);
     let start: Option<(u64, GameStats)> = saver.load(resume)?;
     let resumed = start.as_ref().map_or(0, |(_, s)| s.games);
+    let earlier_seconds = saver.earlier();
     progress(resumed);
     let stats = random::run(cfg, start, &owner(shard), progress, &mut |done, s| {
         saver.save(done, s)
     })?;
-    Ok(Local { stats, resumed })
+    Ok(Local {
+        stats,
+        resumed,
+        earlier_seconds,
+    })
 }
 
 /// The fingerprint of a cluster job: its kind, configuration and workers per process.
@@ -128,7 +152,8 @@ fn job<C: Serialize>(kind: &str, cfg: &C, cluster: &Cluster) -> u64 {
 }
 
 /// Process 0 loads the checkpoint (before connecting, so a bad --resume fails at once); then the
-/// lockstep run. Returns the state at process 0, `None` elsewhere.
+/// lockstep run. Returns the state at process 0 with the seconds of the runs before, `None`
+/// elsewhere.
 fn cluster_run<C, S>(
     cluster: &Cluster,
     mut saver: Checkpointer<C>,
@@ -136,19 +161,21 @@ fn cluster_run<C, S>(
     fingerprint: u64,
     fresh: S,
     job: Lockstep<S, SplitError>,
-) -> Result<Option<S>, SplitError>
+) -> Result<Option<(S, f64)>, SplitError>
 where
     C: Serialize + Send + 'static,
     S: timely::ExchangeData + Clone + Send + Serialize + DeserializeOwned + 'static,
 {
     let start = saver.load(resume && cluster.process == 0)?;
+    let earlier = saver.earlier();
     let connection = cluster.connect()?;
     let job = Lockstep {
         start: start.unwrap_or((0, fresh)),
         save: Box::new(move |done, s: &S| saver.save(done, s)),
         ..job
     };
-    lockstep(cluster, connection, fingerprint, job)?.transpose()
+    let done = lockstep(cluster, connection, fingerprint, job)?.transpose()?;
+    Ok(done.map(|s| (s, earlier)))
 }
 
 /// A random search on a cluster: chunk `c` runs on global worker `c % workers`, 16 chunks per
@@ -159,7 +186,7 @@ pub fn random_cluster(
     cfg: &RandomConfig,
     ckpt: PathBuf,
     resume: bool,
-) -> Result<Option<GameStats>, SplitError> {
+) -> Result<Option<(GameStats, f64)>, SplitError> {
     let (c1, c2) = (Arc::new(cfg.clone()), Arc::new(cfg.clone()));
     let fresh = GameStats::new(cfg.players, cfg.top).trimmed();
     cluster_run(
@@ -200,7 +227,8 @@ pub fn exhaustive_kind(cfg: &ExhaustiveConfig, work: &Work) -> &'static str {
 }
 
 /// An exhaustive search on this machine (run it inside the rayon pool): the units `shard` owns,
-/// in parallel, resumed from and saved to the checkpoint at `ckpt`.
+/// in parallel, resumed from and saved to the checkpoint at `ckpt`. (`resumed` is not counted:
+/// 0.)
 pub fn exhaustive_local(
     cfg: &ExhaustiveConfig,
     work: &Work,
@@ -208,12 +236,13 @@ pub fn exhaustive_local(
     ckpt: PathBuf,
     resume: bool,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<ExhaustiveStats, SplitError> {
+) -> Result<Local<ExhaustiveStats>, SplitError> {
     let kind = exhaustive_kind(cfg, work);
     let mut saver = Checkpointer::new(ckpt, kind, cfg.clone(), work.units());
     let start = saver.load(resume)?;
+    let earlier_seconds = saver.earlier();
     let head = shard.is_none_or(|s| s.index == 0);
-    exhaustive_run::run(
+    let stats = exhaustive_run::run(
         cfg,
         work,
         start,
@@ -221,19 +250,24 @@ pub fn exhaustive_local(
         head,
         progress,
         &mut |done, s| saver.save(done, s),
-    )
+    )?;
+    Ok(Local {
+        stats,
+        resumed: 0,
+        earlier_seconds,
+    })
 }
 
 /// An exhaustive search on a cluster: unit `u` runs on global worker `u % workers`, 64 units per
 /// worker and batch; process 0 keeps the single run's checkpoint at `ckpt`. Returns the
-/// statistics at process 0, `None` elsewhere.
+/// statistics and the seconds of the runs before at process 0, `None` elsewhere.
 pub fn exhaustive_cluster(
     cluster: &Cluster,
     cfg: &ExhaustiveConfig,
     work: Arc<Work>,
     ckpt: PathBuf,
     resume: bool,
-) -> Result<Option<ExhaustiveStats>, SplitError> {
+) -> Result<Option<(ExhaustiveStats, f64)>, SplitError> {
     let total = work.units();
     // Worker 0 of a fresh run starts from the shared head of prefix-sharing tasks.
     let fresh = match &*work {
@@ -276,11 +310,34 @@ mod tests {
         assert!(!path.exists(), "saved within the first second");
         c.save(10, &100u64).unwrap();
         assert_eq!(c.load::<u64>(true).unwrap(), Some((10, 100)));
-        let other = Checkpointer::new(path, "test", 6u32, 10);
+        let mut other = Checkpointer::new(path, "test", 6u32, 10);
         assert!(matches!(
             other.load::<u64>(true),
             Err(SplitError::Checkpoint(_))
         ));
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    // A resumed run starts from the seconds the checkpoint holds and saves them plus its own;
+    // a checkpoint without them (written before they were kept) counts as 0.
+    #[test]
+    fn checkpoints_carry_the_time_of_earlier_runs() {
+        let dir = std::env::temp_dir().join(format!("ansatz-split-t-{}", std::process::id()));
+        let path = dir.join("c.checkpoint.json");
+        checkpoint::save(&path, "test", &5u32, 4, &44u64, 1000.0).unwrap();
+        let mut c = Checkpointer::new(path.clone(), "test", 5u32, 10);
+        assert_eq!(c.load::<u64>(true).unwrap(), Some((4, 44)));
+        assert_eq!(c.earlier(), 1000.0);
+        c.save(10, &100u64).unwrap();
+        let loaded = checkpoint::load::<_, u64>(&path, "test", &5u32).unwrap();
+        assert!((1000.0..1100.0).contains(&loaded.seconds), "{loaded:?}");
+        let mut v: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        v.as_object_mut().unwrap().remove("seconds");
+        std::fs::write(&path, v.to_string()).unwrap();
+        let mut old = Checkpointer::new(path, "test", 5u32, 10);
+        assert_eq!(old.load::<u64>(true).unwrap(), Some((10, 100)));
+        assert_eq!(old.earlier(), 0.0);
         let _ = std::fs::remove_dir_all(dir);
     }
 }

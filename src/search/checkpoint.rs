@@ -49,13 +49,15 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 /// Saves a checkpoint: `kind` names the search, `config` must match on resume, `done` counts the
-/// finished units (a prefix of the work), `state` is the merged result so far.
+/// finished units (a prefix of the work), `state` is the merged result so far, `seconds` the wall
+/// time the job has spent so far over all its runs.
 pub fn save<C: Serialize, S: Serialize>(
     path: &Path,
     kind: &str,
     config: &C,
     done: u64,
     state: &S,
+    seconds: f64,
 ) -> std::io::Result<()> {
     let v = serde_json::json!({
         "magic": MAGIC,
@@ -64,6 +66,7 @@ pub fn save<C: Serialize, S: Serialize>(
         "config": config,
         "done": done,
         "state": state,
+        "seconds": seconds,
     });
     write_atomic(
         path,
@@ -71,12 +74,22 @@ pub fn save<C: Serialize, S: Serialize>(
     )
 }
 
-/// Loads a checkpoint of search `kind` made with `config`: `(done, state)`.
+/// What a checkpoint holds: the units done, the state, and the seconds its runs spent.
+#[derive(Debug, PartialEq)]
+pub struct Loaded<S> {
+    pub done: u64,
+    pub state: S,
+    /// 0 for checkpoints written before the time was kept (the field is optional, so both old
+    /// and new builds read each other's files).
+    pub seconds: f64,
+}
+
+/// Loads a checkpoint of search `kind` made with `config`.
 pub fn load<C: Serialize, S: DeserializeOwned>(
     path: &Path,
     kind: &str,
     config: &C,
-) -> Result<(u64, S), CheckpointError> {
+) -> Result<Loaded<S>, CheckpointError> {
     let bytes = match fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -121,7 +134,12 @@ pub fn load<C: Serialize, S: DeserializeOwned>(
     }
     let done = v.get("done").and_then(Value::as_u64).ok_or_else(foreign)?;
     let state = serde_json::from_value(v["state"].clone()).map_err(|_| foreign())?;
-    Ok((done, state))
+    let seconds = v.get("seconds").and_then(Value::as_f64).unwrap_or(0.0);
+    Ok(Loaded {
+        done,
+        state,
+        seconds,
+    })
 }
 
 /// Serde for a [`DeckSpec`](crate::card::DeckSpec) as its count form (`16-2J2Q2K2A`), for
