@@ -23,13 +23,16 @@ Examples:
   ansatz merge out/fam.json.shard-*-of-4 --json                      # writes out/fam.json
 
   ansatz merge --partial shards/around-a-kaa/*.bin   # the shards of a job array done so far
+  ansatz merge --partial shards/census/exhaustive-32-2J2Q2K2A-2p.shard-*-of-64.bin   # a census so far
   ansatz merge --partial --out out/len34-so-far.bin shards/pieces-len34/len34-faces8.bin.shard-*
   ansatz inspect out/len34-so-far.bin                # the pieces of those shards
 
 Every shard 0..N of one run must be given exactly once; shards of different runs or commands,
 and truncated or foreign files, are refused (exit 2). The merged result files go to --out.
 With --partial shards may be missing: the answer covers the shards given and says which
-(partial: shards, of). For assemble it writes no result files; for find-pieces it writes the
+(partial: shards, of). For assemble and search exhaustive it writes no result files (the
+exhaustive answer counts the deals of those shards, beside the deck's deals_of_deck); for
+find-pieces it writes the
 library of those shards to --out (required, and not the run's own library), its method naming the
 shards, so `ansatz inspect` can read the pieces of a job array still running.")]
 pub struct Args {
@@ -44,8 +47,9 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
-    /// Merge the shards done so far (others may be missing): `assemble` prints the answer for
-    /// those shards only and writes no result files; `find-pieces` writes their library to --out.
+    /// Merge the shards done so far (others may be missing): `assemble` and `search exhaustive`
+    /// print the answer for those shards only and write no result files; `find-pieces` writes
+    /// their library to --out.
     #[arg(long)]
     partial: bool,
 }

@@ -101,6 +101,16 @@ pub(super) fn print_exhaustive(r: &ExhaustiveAnswer, as_json: bool) -> Result<()
         v["players"],
         v["method"].as_str().unwrap_or("")
     )?;
+    if let Some(p) = v.get("partial") {
+        writeln!(
+            out,
+            "partial           shards {} of {} only: {} of the deck's {} deals",
+            p["shards"].as_array().map_or(0, Vec::len),
+            p["of"],
+            stats.deals,
+            v["deals_of_deck"]
+        )?;
+    }
     writeln!(out, "deals             {}", stats.deals)?;
     writeln!(
         out,
@@ -129,7 +139,9 @@ pub(super) fn print_exhaustive(r: &ExhaustiveAnswer, as_json: bool) -> Result<()
         v["seconds"].as_f64().unwrap_or(0.0),
         v["threads"]
     )?;
-    writeln!(out, "results           {}", r.result.display())?;
+    if let Some(result) = &r.result {
+        writeln!(out, "results           {}", result.display())?;
+    }
     out.flush()?;
     Ok(())
 }

@@ -47,11 +47,12 @@ pub struct ExhaustiveContext {
     pub command: String,
 }
 
-/// The answer: the census as JSON (with wall time and threads) and the result file written.
+/// The answer: the census as JSON (with wall time and threads) and the result file written
+/// (none for `merge --partial`, whose JSON names the shards it covers).
 pub struct ExhaustiveAnswer {
     pub json: Value,
     pub stats: ExhaustiveStats,
-    pub result: PathBuf,
+    pub result: Option<PathBuf>,
 }
 
 impl ExhaustiveJob<'_> {
@@ -166,28 +167,64 @@ impl Job for ExhaustiveJob<'_> {
         parts: Vec<Self::Part>,
         out: Option<&Path>,
     ) -> Result<ExhaustiveAnswer, RunError> {
-        let single = parts.len() == 1;
-        let mut stats = ExhaustiveStats::new(ctx.players);
-        let (mut seconds, mut threads) = (0.0, 0);
-        for (s, secs, th) in parts {
-            if single {
-                stats = s;
-            } else {
-                stats.merge(s);
-            }
-            seconds += secs;
-            threads += th;
+        let (stats, seconds, threads) = combine(&ctx, parts);
+        if stats.deals != ctx.deals {
+            return Err(RunError::failed(format!(
+                "internal error: counted {} deals of {}",
+                stats.deals, ctx.deals
+            )));
         }
         let dir = out.map_or_else(
             || PathBuf::from(crate::provenance::DEFAULT_OUT),
             Path::to_path_buf,
         );
-        let (json, result) = write_census(&dir, &ctx, &stats, seconds, threads)?;
+        let json = census_json(&ctx, &stats, seconds, threads);
+        let result = write_census(&dir, &ctx, &json, seconds, threads)?;
         Ok(ExhaustiveAnswer {
             json,
             stats,
-            result,
+            result: Some(result),
         })
+    }
+}
+
+/// The parts' statistics merged, their seconds summed and their threads.
+fn combine(
+    ctx: &ExhaustiveContext,
+    parts: Vec<(ExhaustiveStats, f64, usize)>,
+) -> (ExhaustiveStats, f64, usize) {
+    let single = parts.len() == 1;
+    let mut stats = ExhaustiveStats::new(ctx.players);
+    let (mut seconds, mut threads) = (0.0, 0);
+    for (s, secs, th) in parts {
+        if single {
+            stats = s;
+        } else {
+            stats.merge(s);
+        }
+        seconds += secs;
+        threads += th;
+    }
+    (stats, seconds, threads)
+}
+
+/// `merge --partial` of some shards of an exhaustive job array (one still running): the census
+/// of the deals those shards hold, with `partial` naming them and `deals_of_deck` the deck's
+/// count; no result file, since it is not the deck's answer.
+pub fn finish_partial(
+    ctx: ExhaustiveContext,
+    parts: Vec<(ExhaustiveStats, f64, usize)>,
+    shards: Vec<u32>,
+    of: u32,
+) -> ExhaustiveAnswer {
+    let (stats, seconds, threads) = combine(&ctx, parts);
+    let mut json = census_json(&ctx, &stats, seconds, threads);
+    json["partial"] = json!({"shards": shards, "of": of});
+    json["deals_of_deck"] = json!(ctx.deals);
+    ExhaustiveAnswer {
+        json,
+        stats,
+        result: None,
     }
 }
 
@@ -201,21 +238,14 @@ fn cycle_cards(id: &str) -> Option<u64> {
     }
 }
 
-/// The census as JSON, and its result file in `dir` (the facts, and apart from them the run).
-fn write_census(
-    dir: &Path,
+/// The census as JSON.
+fn census_json(
     ctx: &ExhaustiveContext,
     stats: &ExhaustiveStats,
     seconds: f64,
     threads: usize,
-) -> Result<(Value, PathBuf), RunError> {
-    let (deals, method, deck) = (ctx.deals, ctx.method.as_str(), ctx.deck.as_str());
-    if stats.deals != deals {
-        return Err(RunError::failed(format!(
-            "internal error: counted {} deals of {deals}",
-            stats.deals
-        )));
-    }
+) -> Value {
+    let (method, deck) = (ctx.method.as_str(), ctx.deck.as_str());
     let longest = stats.longest.as_ref().map(|l| {
         let pos = ctx.extra.position(&l.deal, ctx.players);
         json!({"position": pos.to_string(), "cards": l.cards, "tricks": l.tricks})
@@ -236,7 +266,7 @@ fn write_census(
             })
         })
         .collect();
-    let v = json!({
+    json!({
         "deck": deck,
         "players": ctx.players,
         "deals": stats.deals,
@@ -251,7 +281,18 @@ fn write_census(
         "seconds": seconds,
         "threads": threads,
         "method": method,
-    });
+    })
+}
+
+/// The census's result file in `dir`: the facts of `v`, and apart from them the run.
+fn write_census(
+    dir: &Path,
+    ctx: &ExhaustiveContext,
+    v: &Value,
+    seconds: f64,
+    threads: usize,
+) -> Result<PathBuf, RunError> {
+    let deck = ctx.deck.as_str();
     let mut record = v.clone();
     for k in ["seconds", "threads"] {
         record.as_object_mut().unwrap().remove(k);
@@ -267,5 +308,5 @@ fn write_census(
         }
     ));
     write(&result, format!("{record}\n").as_bytes())?;
-    Ok((v, result))
+    Ok(result)
 }

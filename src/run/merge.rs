@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::RunError;
 use super::assemble::{AssembleAnswer, merge_assemble};
 use super::discover::{DiscoverAnswer, DiscoverJob};
-use super::exhaustive::{ExhaustiveAnswer, ExhaustiveJob};
+use super::exhaustive::{self, ExhaustiveAnswer, ExhaustiveJob};
 use super::family::{FamilyAnswer, FamilyJob};
 use super::find_pieces::{FindAnswer, FindJob, finish_partial};
 use super::job::{decode_parts, merge_parts};
@@ -26,18 +26,19 @@ pub enum Merged {
 /// Merges the shard files at `paths` (every shard of one run, each once) and writes the result
 /// files to `out`: the results directory of `assemble` and `search` (default out/), the library
 /// of `find-pieces` and the JSON file of `family` (default: the `--out` the shards were given).
-/// With `partial` (assemble and find-pieces) shards may be missing: the answer names those given;
-/// assemble then writes no result file, find-pieces writes the library of those shards to `out`
-/// (required, and not the run's own library).
+/// With `partial` (assemble, find-pieces and search exhaustive) shards may be missing: the answer
+/// names those given; assemble and search exhaustive then write no result file, find-pieces
+/// writes the library of those shards to `out` (required, and not the run's own library).
 pub fn merge(paths: &[PathBuf], out: Option<&Path>, partial: bool) -> Result<Merged, RunError> {
     let read = if partial { read_some } else { read_set };
     let files = read(paths).map_err(RunError::input)?;
     let command = files[0].command.as_str();
-    if partial && !matches!(command, "assemble" | "find-pieces") {
+    if partial && !matches!(command, "assemble" | "find-pieces" | "search-exhaustive") {
         return Err(RunError::Input(format!(
-            "--partial merges shard files of `assemble` and `find-pieces`, not of `{command}`"
+            "--partial merges shard files of `assemble`, `find-pieces` and `search exhaustive`, not of `{command}`"
         )));
     }
+    let shards = || files.iter().map(|f| f.shard.index).collect::<Vec<u32>>();
     Ok(match command {
         "assemble" => {
             let dir = out.map_or_else(
@@ -48,14 +49,18 @@ pub fn merge(paths: &[PathBuf], out: Option<&Path>, partial: bool) -> Result<Mer
         }
         "find-pieces" if partial => {
             let (ctx, parts) = decode_parts::<FindJob>(&files)?;
-            let shards = files.iter().map(|f| f.shard.index).collect();
             Merged::FindPieces(finish_partial(
                 ctx,
                 parts,
                 out,
-                shards,
+                shards(),
                 files[0].shard.count,
             )?)
+        }
+        "search-exhaustive" if partial => {
+            let (ctx, parts) = decode_parts::<ExhaustiveJob>(&files)?;
+            let count = files[0].shard.count;
+            Merged::Exhaustive(exhaustive::finish_partial(ctx, parts, shards(), count))
         }
         "find-pieces" => Merged::FindPieces(merge_parts::<FindJob>(&files, out)?),
         "family" => Merged::Family(merge_parts::<FamilyJob>(&files, out)?),
