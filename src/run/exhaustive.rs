@@ -134,7 +134,7 @@ impl Job for ExhaustiveJob<'_> {
             }
         } else {
             let pool = super::pool(self.threads)?;
-            let stats = pool
+            let run = pool
                 .install(|| {
                     split::exhaustive_local(
                         &self.cfg,
@@ -146,11 +146,7 @@ impl Job for ExhaustiveJob<'_> {
                     )
                 })
                 .map_err(split_error)?;
-            (
-                stats.stats,
-                stats.earlier_seconds,
-                pool.current_num_threads(),
-            )
+            (run.stats, run.earlier_seconds, pool.current_num_threads())
         };
         // A resumed run counts the runs before it (up to their last checkpoint), so a census
         // slice interrupted and resumed still reports all the time it took.
