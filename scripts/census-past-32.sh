@@ -25,7 +25,12 @@ for n in "${ns[@]}"; do
     resume=()
     [ -f "$dir/$stem.shard-$i-of-$slices.checkpoint.json" ] && resume=(--resume)
     "$ansatz" search exhaustive --deck "$deck" --shard "$i/$slices" --out "$dir" -q "${resume[@]}" > /dev/null
-    echo "$(date +%T) $deck slice $i/$slices"
+    # The census so far: the slices done, their deals and the cycles met (merge --partial).
+    done_files=("$dir/$stem".shard-*-of-$slices.bin)
+    so_far=$("$ansatz" merge --partial "${done_files[@]}" 2>/dev/null |
+      sed -n 's/^partial  *shards \([0-9]*\) of \([0-9]*\) only: \([0-9]*\) of .*/\1 of \2 slices, \3 deals/p; s/^cycles  *\(.*\)/\1/p' |
+      paste -sd ';' -) || so_far="?"
+    echo "$(date +%T) $deck slice $i/$slices (so far: $so_far)"
   done
   files=("$dir/$stem".shard-*-of-$slices.bin)
   if [ ${#files[@]} -eq $slices ] && [ ! -s "$out/$stem.json" ]; then
