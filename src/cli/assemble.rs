@@ -34,7 +34,7 @@ Every ordered choice of K piece shapes whose cards fill the deck is tried with e
 of face kinds to its face slots (--faces assign), or every ordered choice of K pieces as they are
 (--faces members), so each deck is tested once. With --rest all no library is used: every deck
 that holds the --require piece (last, X marking a face slot of any kind) is tested, with the rest
-of the deck (the other pieces and separators) in every arrangement. Results go to DIR (default results/)
+of the deck (the other pieces and separators) in every arrangement. Results go to DIR (default out/)
 as JSON lines and a readable summary; a checkpoint there lets --resume finish an interrupted run.
 Every cycle's family has a reach, the most cards the smaller hand holds in any of its positions
 (26: it has balanced deals); the summary counts the cycles by reach (reach_histogram) and lists the

@@ -52,7 +52,7 @@ Examples:
 
 Every position reachable from POSITION is stored once and solved by retrograde analysis (exact
 on repeating play). With more than --node-limit reachable positions nothing is guessed: the
-value is reported unknown and the exit code is 1. Memory is about 100 bytes a position.")]
+value is reported unknown and the exit code is 1. Memory is about 70–100 bytes a position.")]
 struct SolveArgs {
     /// HAND1/HAND2 (m), hands like AQT98.KJ.
     position: String,

@@ -51,7 +51,7 @@ at once where one card leaves no cycle; with --lateral, lateral moves where two 
 replayed with the reference engine), fill (for each balanced cycle a census reached, its deck with
 the last piece's place, TEST, taking every arrangement of the cards left: P1 J P2 J {TEST} J-/J-;
 the new cycles' families; fills larger than --fill-limit are skipped and listed). Writes DIR/NAME.jsonl and DIR/NAME.txt (NAME =
-discover-DECK[-quick][-sepS][-frameENDS][-filterPIECE][-ansatz|-insertion][-beamN][-lateralN][-fillN]); the checkpoint
+discover-DECK[-quick][-sepS][-frameENDS][-filterPIECE][-ansatz|-insertion][-beamN][-lateralN][-fillN][-censusN]); the checkpoint
 goes to DIR/work (out/work/... under results/). The tasks of a job array (--shard I/N) share that
 step folder (give them one --out on a shared file system): each does its own steps first, then any
 left undone, so they split the work side by side and a task alone still finishes; every task

@@ -25,7 +25,7 @@ Examples:
   ansatz search exhaustive --deck 16-2J2Q2K2A --shard 1/8   # then: ansatz merge out/*.shard-*-of-8.bin
   ansatz search exhaustive --deck 16-2J2Q2K2A --hosts hosts.txt --process 0 --workers 2
 
-Two-player decks of up to 32 cards share the play of deals that agree on every card read so far
+Two-player decks of up to 52 cards share the play of deals that agree on every card read so far
 (one game per subtree, weighted by the arrangements of the unread cards); --naive plays every
 deal separately (the checker). The result (with the command and version) and a checkpoint go to
 --out (default out/); --resume finishes an interrupted run. --shard I/N runs the units u (tasks
