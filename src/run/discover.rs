@@ -35,7 +35,7 @@ pub struct DiscoverAnswer {
 /// The name of a discovery's files:
 /// `discover-DECK[-quick][-sepS][-frameENDS][-filterPIECE][-ansatz|-insertion][-beamN][-lateralN][-fillN][-censusN]`
 /// (the separator, the frame's ends and the filter when asked for, the route when only one is taken, the beam and
-/// the fill limit when they are not the scope's own, the census limit when given).
+/// the fill limit when they are not the scope's own, the census limit when given and the ansatz route runs).
 pub fn name_of(config: &Config, quick: bool) -> String {
     let scope = &config.scope;
     let own = if quick { Scope::QUICK } else { Scope::DEFAULT };
