@@ -26,38 +26,38 @@ pub(crate) fn fits(games: &[Deal64]) -> bool {
 
 /// One group of lanes: the state of its games, the hand of the player to act first as `a`.
 #[derive(Clone, Copy)]
-struct Group<V: Vec64> {
-    fa: V,
-    fb: V,
+pub(crate) struct Group<V: Vec64> {
+    pub(crate) fa: V,
+    pub(crate) fb: V,
     /// The kinds of each hand's face cards (see the module head).
-    va: V,
-    vb: V,
-    na: V,
-    nb: V,
+    pub(crate) va: V,
+    pub(crate) vb: V,
+    pub(crate) na: V,
+    pub(crate) nb: V,
     /// The pile: its face cards' plane; their kinds, as a hand's less the marker (bit 0 of the
     /// hand form flipped, so an empty pile is 0) and rotated right by one, so that the taker
     /// puts them above its own kinds with one rotation by its leading zeros (`rotr(x, lz)` is
     /// `rotl(x, 1)` shifted left to the marker at `63 - lz`; nothing wraps, the kinds of all
     /// faces and the marker filling at most 63 bits); where the next kind goes (`2 * faces - 1`
     /// modulo 64: 63 for an empty pile); its cards; and the debt of the player to act.
-    pf: V,
-    pv: V,
-    pr: V,
-    n: V,
-    debt: V,
+    pub(crate) pf: V,
+    pub(crate) pv: V,
+    pub(crate) pr: V,
+    pub(crate) n: V,
+    pub(crate) debt: V,
     /// Bit `i`: the player `a` is in lane `i` (0 or 1).
-    who: u32,
+    pub(crate) who: u32,
     /// Finished tricks times 2^32 plus their cards (as `moves64.rs`).
-    tc: V,
+    pub(crate) tc: V,
     /// Results of the lanes that stopped in the last move: winner (bit `i` for lane `i`), cards
     /// of an unfinished last trick, and whether the game ended (else it reached the limit).
-    winner: u32,
-    last: V,
-    ended: u32,
+    pub(crate) winner: u32,
+    pub(crate) last: V,
+    pub(crate) ended: u32,
     /// Index in `games` of each lane's game.
-    slot: [usize; 8],
+    pub(crate) slot: [usize; 8],
     /// Bit `i` while lane `i` plays a game.
-    active: u32,
+    pub(crate) active: u32,
 }
 
 impl<V: Vec64> Group<V> {
@@ -66,7 +66,7 @@ impl<V: Vec64> Group<V> {
     /// # Safety
     /// The processor has `V`'s features.
     #[inline(always)]
-    unsafe fn new() -> Self {
+    pub(crate) unsafe fn new() -> Self {
         // SAFETY: the caller's contract.
         let z = unsafe { V::splat(0) };
         Group {
@@ -95,7 +95,7 @@ impl<V: Vec64> Group<V> {
     /// One move of every lane; the lanes that stopped (ended, or `tricks >= limit`) among the
     /// active ones, their results in `winner`, `last` and `ended`. `k` holds the constants.
     #[inline(always)]
-    fn step(&mut self, k: &Consts<V>) -> u32 {
+    pub(crate) fn step(&mut self, k: &Consts<V>) -> u32 {
         let Consts {
             zero,
             one,
@@ -293,7 +293,7 @@ impl<V: Vec64> Group<V> {
 /// The constants of a step, in every lane: `trick` is `1 << 32` and `limit` the trick limit
 /// times `1 << 32`.
 #[derive(Clone, Copy)]
-struct Consts<V> {
+pub(crate) struct Consts<V> {
     zero: V,
     one: V,
     two: V,
@@ -305,6 +305,30 @@ struct Consts<V> {
     top: V,
     trick: V,
     limit: V,
+}
+
+impl<V: Vec64> Consts<V> {
+    /// The constants for the trick limit `limit`.
+    ///
+    /// # Safety
+    /// The processor has `V`'s features.
+    #[inline(always)]
+    pub(crate) unsafe fn new(limit: u32) -> Self {
+        // SAFETY: the caller's contract.
+        unsafe {
+            Consts {
+                zero: V::splat(0),
+                one: V::splat(1),
+                two: V::splat(2),
+                three: V::splat(3),
+                five: V::splat(5),
+                empty: V::splat(63),
+                top: V::splat(1 << 63),
+                trick: V::splat(1 << 32),
+                limit: V::splat(u64::from(limit) << 32),
+            }
+        }
+    }
 }
 
 /// Plays every game of `games` (each of at most [`MAX_FACES`] face cards: [`fits`]) until it
@@ -323,19 +347,7 @@ pub(crate) unsafe fn run<V: Vec64, const G: usize>(
     assert!(limit < 1 << 26, "a trick limit below 2^26");
     debug_assert!(games.fits(), "at most {MAX_FACES} face cards a game");
     // SAFETY: the caller's contract.
-    let k = unsafe {
-        Consts {
-            zero: V::splat(0),
-            one: V::splat(1),
-            two: V::splat(2),
-            three: V::splat(3),
-            five: V::splat(5),
-            empty: V::splat(63),
-            top: V::splat(1 << 63),
-            trick: V::splat(1 << 32),
-            limit: V::splat(u64::from(limit) << 32),
-        }
-    };
+    let k = unsafe { Consts::new(limit) };
     // SAFETY: as above.
     let mut groups: [Group<V>; G] = std::array::from_fn(|_| unsafe { Group::new() });
     let all = (1u32 << V::LANES) - 1;

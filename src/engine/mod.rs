@@ -17,7 +17,7 @@ pub mod batch64;
 pub mod bits;
 pub mod cycle;
 pub mod fast;
-mod kinds64;
+pub(crate) mod kinds64;
 pub mod lanes;
 pub mod lanes64;
 #[cfg(target_arch = "x86_64")]
@@ -27,7 +27,7 @@ pub mod multi;
 pub mod reference;
 pub mod source64;
 pub mod trace;
-mod vec64;
+pub(crate) mod vec64;
 
 use crate::position::Position;
 

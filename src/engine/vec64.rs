@@ -63,6 +63,26 @@ pub(crate) trait Vec64: Copy {
     /// `self` with lane `i` (below `LANES`) set to `x`: a refill writes a new game into the
     /// registers, not through memory (a spill, eight-byte stores and a reload stalled on them).
     fn with_lane(self, i: usize, x: u64) -> Self;
+    /// `self` with the lanes `i` of `bits` (below `LANES`) set to the next values of `src`, in
+    /// lane order (the lowest set lane takes `src[0]`): a refill's load of the next games from
+    /// arrays into its idle lanes.
+    ///
+    /// # Safety
+    /// `src` is readable for `bits.count_ones()` values.
+    #[inline(always)]
+    unsafe fn expand_load(self, bits: u32, src: *const u64) -> Self {
+        let mut v = self;
+        let mut s = bits;
+        let mut k = 0;
+        while s != 0 {
+            let i = s.trailing_zeros() as usize;
+            s &= s - 1;
+            // SAFETY: `k < bits.count_ones()`, the caller's contract.
+            v = v.with_lane(i, unsafe { *src.add(k) });
+            k += 1;
+        }
+        v
+    }
     /// The kinds of a hand's face cards in order (`penalty - 1`, two bits each, the first
     /// lowest), a 1 above the last: from its planes `faces`, `lo` and `hi` (at most 31 faces).
     fn face_kinds(self, faces: u64, lo: u64, hi: u64) -> u64 {
@@ -537,6 +557,12 @@ mod x86 {
         #[inline(always)]
         fn with_lane(self, i: usize, x: u64) -> Self {
             Avx512(unsafe { _mm512_mask_set1_epi64(self.0, 1 << (i & 7), x as i64) })
+        }
+        /// One expand-load: the set lanes read consecutive values.
+        #[inline(always)]
+        unsafe fn expand_load(self, bits: u32, src: *const u64) -> Self {
+            // SAFETY: the caller's contract (the load reads `bits.count_ones()` values).
+            Avx512(unsafe { _mm512_mask_expandloadu_epi64(self.0, bits as u8, src as *const i64) })
         }
         #[inline(always)]
         fn face_kinds(self, faces: u64, lo: u64, hi: u64) -> u64 {

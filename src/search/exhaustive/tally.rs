@@ -7,7 +7,9 @@
 //!
 //! One batch, generic over the lane element: 16 `u32` lanes for decks of up to 32 cards, eight
 //! `u64` lanes for the larger decks that do not start in the `u32` lanes (`flush.rs`,
-//! `SPILL_CARDS`). The move loop is the lanes' own (`engine/avx512_moves.rs`, `report: tally`).
+//! `SPILL_CARDS`). The move loop is the lanes' own (`engine/avx512_moves.rs`, `report: tally`);
+//! the `u64` lanes play with the kinds queue of `engine/kinds64.rs` instead when the games have
+//! at most 31 face cards (`kinds.rs`).
 //! The reference is the general path (`Lanes::run` or `MidLanes64::run` of every game, then
 //! `Tally::count`), which processors without AVX-512 take; `tests` hold the two to the same
 //! counts.
@@ -15,6 +17,8 @@
 use crate::engine::lanes::{Game, Isa, Plane};
 
 use super::{AbGame, BATCH};
+
+mod kinds;
 
 /// Values of padding past a batch that the lanes' whole-vector loads and stores touch.
 const PAD: usize = 16;
@@ -156,6 +160,8 @@ struct NoSpill<E> {
 /// A batch of at most [`BATCH`] fully fixed games for the lanes.
 pub(super) struct Batch<E> {
     soa: Soa<E>,
+    /// The kinds of the games, for the `u64` lanes' kinds queue (empty for `u32`: `kinds.rs`).
+    kinds: kinds::KindsSoa,
     len: usize,
     pub out: Special<E>,
     no_spill: NoSpill<E>,
@@ -183,6 +189,7 @@ impl<E: TallyPlane> Batch<E> {
         let v = || vec![E::ZERO; len];
         Batch {
             soa: Soa::new(len),
+            kinds: kinds::KindsSoa::new(if E::BITS == 64 { len } else { 0 }),
             len: 0,
             out: Special {
                 slot: v(),
@@ -282,11 +289,16 @@ impl<E: TallyPlane> Batch<E> {
     pub fn run(&mut self, limit: u32, bar: u32) {
         assert!(Self::available(), "these lanes need AVX-512");
         assert_eq!(self.soa.slot.len(), BATCH + PAD, "a batch with room");
+        // SAFETY: the processor has AVX-512 and the arrays have room (both checked above).
+        self.run_by(limit, bar, |b, l| unsafe { E::play(b, l) })
+    }
+
+    /// [`Batch::run`] with the loop `play` (the lanes' own, or in tests another to compare).
+    fn run_by(&mut self, limit: u32, bar: u32, play: impl FnOnce(&mut Self, u32)) {
         self.out.wins = [0; 2];
         self.out.special = 0;
         self.out.bar = bar;
-        // SAFETY: the processor has AVX-512 and the arrays have room (both checked above).
-        unsafe { E::play(self, limit) }
+        play(self, limit);
         // The lanes count player 2's wins only: every game stopped once, so player 1 won the
         // others that are not special.
         let out = &mut self.out;
@@ -327,9 +339,27 @@ unsafe fn play_u32(batch: &mut Batch<u32>, limit: u32) {
     debug_assert_eq!(stopped, total);
 }
 
-/// [`TallyPlane::play`] in eight `u64` lanes.
+/// [`TallyPlane::play`] in eight `u64` lanes: with the kinds queue (`kinds.rs`) when every
+/// game of the batch has at most `kinds64::MAX_FACES` face cards, else in planes.
 #[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn play_u64(batch: &mut Batch<u64>, limit: u32) {
+    use crate::engine::vec64::{Avx512, Vec64};
+    // SAFETY: the processor has AVX-512 (the caller's contract) and BMI2 (`Isa::get` checks
+    // them together).
+    let v = unsafe { Avx512::splat(0) };
+    if kinds::convert(v, batch) {
+        // SAFETY: as above.
+        unsafe { kinds::play::<Avx512>(batch, limit) }
+    } else {
+        // SAFETY: the caller's contract.
+        unsafe { play_planes_u64(batch, limit) }
+    }
+}
+
+/// [`TallyPlane::play`] in eight `u64` lanes holding each hand's face kinds in two planes, for
+/// any number of face cards.
+#[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn play_planes_u64(batch: &mut Batch<u64>, limit: u32) {
     use crate::engine::avx512_moves::{
         group_move, group_refill, move_loop, refill_cards, report_stopped,
     };
@@ -400,6 +430,7 @@ mod tests {
     fn counts_what_the_general_lanes_finish<E: TallyPlane>(
         all: &[(Game<E>, u64)],
         mut general: impl FnMut(&[Game<E>], u32) -> Vec<(usize, Finish)>,
+        mut run: impl FnMut(&mut Batch<E>, u32, u32),
     ) {
         let mut batch = Batch::<E>::default();
         for chunk in all.chunks(BATCH) {
@@ -411,7 +442,7 @@ mod tests {
                     for &(g, before) in chunk {
                         batch.push(&AbGame::of(&g), before);
                     }
-                    batch.run(limit, bar);
+                    run(&mut batch, limit, bar);
                     let out = &batch.out;
                     let mut wins = [0u64; 2];
                     let mut special = Vec::new();
@@ -460,24 +491,96 @@ mod tests {
                 lanes.run(g, l, |i, f| want.push((i, f)));
                 want
             },
+            |b, l, bar| b.run(l, bar),
         );
     }
 
-    /// Hands of up to 52 cards and a pile of up to 8 in the `u64` lanes, against
-    /// [`MidLanes64`].
+    /// The general `u64` lanes' finishes of `games`.
+    fn general64(lanes: &mut MidLanes64, games: &[Game<u64>], limit: u32) -> Vec<(usize, Finish)> {
+        let mut want = Vec::new();
+        lanes.run(games, limit, |i, f| want.push((i, f)));
+        want
+    }
+
+    /// Random games for the `u64` lanes (hands of up to 52 cards, a pile of up to 8) with at
+    /// most `most` face cards.
+    fn wide_games(seed: u64, most: u32) -> Vec<(Game<u64>, u64)> {
+        let faces = |g: &Game<u64>| {
+            g.faces[0].count_ones() + g.faces[1].count_ones() + g.pile_faces.count_ones()
+        };
+        random_games::<u64>(seed, 3 * BATCH + 100, 52)
+            .into_iter()
+            .filter(|(g, _)| faces(g) <= most)
+            .collect()
+    }
+
+    /// The `u64` lanes as the search runs them, against [`MidLanes64`]: with the kinds queue
+    /// (every game of at most `MAX_FACES` face cards), and in planes (some batches holding a
+    /// game of more: random hands of up to 52 cards, four in seven of them face cards).
     #[test]
     fn wide_batch_counts_what_the_general_lanes_finish() {
         if !WideBatch::available() {
             return;
         }
+        use crate::engine::kinds64::MAX_FACES;
+        let mut lanes = MidLanes64::default();
+        let many = wide_games(22, u32::MAX);
+        assert!(many.chunks(BATCH).all(|c| {
+            c.iter()
+                .any(|(g, _)| g.faces[0].count_ones() + g.faces[1].count_ones() > MAX_FACES)
+        }));
+        for games in [wide_games(23, MAX_FACES), many] {
+            counts_what_the_general_lanes_finish(
+                &games,
+                |g, l| general64(&mut lanes, g, l),
+                |b, l, bar| b.run(l, bar),
+            );
+        }
+    }
+
+    /// The planes' `u64` loop on games the search would play with the kinds queue.
+    #[test]
+    fn wide_planes_count_what_the_general_lanes_finish() {
+        if !WideBatch::available() {
+            return;
+        }
         let mut lanes = MidLanes64::default();
         counts_what_the_general_lanes_finish(
-            &random_games::<u64>(22, 3 * BATCH + 100, 52),
-            |g, l| {
-                let mut want = Vec::new();
-                lanes.run(g, l, |i, f| want.push((i, f)));
-                want
+            &wide_games(24, crate::engine::kinds64::MAX_FACES),
+            |g, l| general64(&mut lanes, g, l),
+            // SAFETY: the processor has AVX-512 (checked above) and the batch has room.
+            |b, l, bar| b.run_by(l, bar, |b, l| unsafe { play_planes_u64(b, l) }),
+        );
+    }
+
+    /// The kinds queue's loop in the portable lanes (any processor), against [`MidLanes64`];
+    /// a batch with a game of more than `MAX_FACES` face cards is refused.
+    #[test]
+    fn portable_kinds_count_what_the_general_lanes_finish() {
+        use crate::engine::kinds64::MAX_FACES;
+        use crate::engine::vec64::{Portable, Vec64};
+        // SAFETY: the portable lanes need no feature.
+        let v = unsafe { Portable::splat(0) };
+        let mut lanes = MidLanes64::default();
+        counts_what_the_general_lanes_finish(
+            &wide_games(25, MAX_FACES),
+            |g, l| general64(&mut lanes, g, l),
+            |b, l, bar| {
+                b.run_by(l, bar, |b, l| {
+                    assert!(kinds::convert(v, b));
+                    // SAFETY: as above.
+                    unsafe { kinds::play::<Portable>(b, l) }
+                })
             },
         );
+        let mut batch = WideBatch::default();
+        let mut g = Game::<u64>::from_hands(&[1; 20], &[2; 12], 0);
+        assert_eq!(g.faces[0].count_ones() + g.faces[1].count_ones(), 32);
+        batch.push(&AbGame::of(&g), 0);
+        assert!(!kinds::convert(v, &mut batch));
+        g = Game::<u64>::from_hands(&[1; 19], &[2; 12], 0);
+        batch.clear();
+        batch.push(&AbGame::of(&g), 0);
+        assert!(kinds::convert(v, &mut batch));
     }
 }
