@@ -68,21 +68,14 @@ pub(super) unsafe fn play<V: Vec64>(batch: &mut Batch<u64>, limit: u32) {
     // (`Group::tc`): a push has fewer than 2^32 and a trick at most 52.
     assert!(limit < 1 << 26, "a trick limit below 2^26");
     // SAFETY: the caller's contract.
-    let (k, mut g, bar, low) = unsafe {
-        (
-            Consts::<V>::new(limit),
-            Group::<V>::new(),
-            V::splat(u64::from(out.bar)),
-            V::splat(u64::from(u32::MAX)),
-        )
-    };
+    let (k, mut g) = unsafe { (Consts::<V>::new(limit), Group::<V>::new()) };
     let all = (1u32 << V::LANES) - 1;
     let mut next = 0;
     refill(&mut g, soa, kinds, &mut next, total, all);
     while g.active != 0 {
         let stopped = g.step(&k);
         if stopped != 0 {
-            report(&g, stopped, out, bar, low);
+            report(&g, stopped, out);
             g.active &= !stopped;
         }
         let idle = all & !g.active;
@@ -97,7 +90,10 @@ pub(super) unsafe fn play<V: Vec64>(batch: &mut Batch<u64>, limit: u32) {
 /// ended shorter than `bar` cards (those before the lanes included) as a win of its winner,
 /// player 2's counted in `out.wins[1]`; the others, rare, one by one in `out`'s arrays.
 #[inline(always)]
-fn report<V: Vec64>(g: &Group<V>, stopped: u32, out: &mut Special<u64>, bar: V, low: V) {
+fn report<V: Vec64>(g: &Group<V>, stopped: u32, out: &mut Special<u64>) {
+    // Made here, not held across the moves: the move needs every register it can get.
+    // SAFETY: `g` vouches for the processor's features.
+    let (bar, low) = unsafe { (V::splat(u64::from(out.bar)), V::splat(u64::from(u32::MAX))) };
     let cards_all = g.tc.and(low).add(g.last);
     let short = V::bits(cards_all.lt(bar));
     let special = stopped & (!g.ended | !short);
