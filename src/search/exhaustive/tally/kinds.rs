@@ -71,26 +71,30 @@ pub(super) unsafe fn play<V: Vec64>(batch: &mut Batch<u64>, limit: u32) {
     let (k, mut g) = unsafe { (Consts::<V>::new(limit), Group::<V>::new()) };
     let all = (1u32 << V::LANES) - 1;
     let mut next = 0;
-    refill(&mut g, soa, kinds, &mut next, total, all);
+    // Each lane's game, here rather than in `g.slot`: an array indexed at run time inside the
+    // group would keep the whole group in memory, its vectors stored and reloaded every move.
+    let mut slots = [0usize; 8];
+    refill(&mut g, &mut slots, soa, kinds, &mut next, total, all);
     while g.active != 0 {
         let stopped = g.step(&k);
         if stopped != 0 {
-            report(&g, stopped, out);
+            report(&g, &slots, stopped, out);
             g.active &= !stopped;
         }
         let idle = all & !g.active;
         // As the planes' loop: once `REFILL64` lanes wait, or none plays.
         if next < total && (idle.count_ones() as usize >= REFILL64 || g.active == 0) {
-            refill(&mut g, soa, kinds, &mut next, total, idle);
+            refill(&mut g, &mut slots, soa, kinds, &mut next, total, idle);
         }
     }
 }
 
-/// Counts the `stopped` lanes of `g` (their results as `Group::step` left them): a game that
+/// Counts the `stopped` lanes of `g` (their results as `Group::step` left them; lane `i` plays
+/// game `slots[i]`): a game that
 /// ended shorter than `bar` cards (those before the lanes included) as a win of its winner,
 /// player 2's counted in `out.wins[1]`; the others, rare, one by one in `out`'s arrays.
 #[inline(always)]
-fn report<V: Vec64>(g: &Group<V>, stopped: u32, out: &mut Special<u64>) {
+fn report<V: Vec64>(g: &Group<V>, slots: &[usize; 8], stopped: u32, out: &mut Special<u64>) {
     // Made here, not held across the moves: the move needs every register it can get.
     // SAFETY: `g` vouches for the processor's features.
     let (bar, low) = unsafe { (V::splat(u64::from(out.bar)), V::splat(u64::from(u32::MAX))) };
@@ -108,7 +112,7 @@ fn report<V: Vec64>(g: &Group<V>, stopped: u32, out: &mut Special<u64>) {
             let i = m.trailing_zeros() as usize;
             m &= m - 1;
             let j = out.special;
-            out.slot[j] = g.slot[i] as u64;
+            out.slot[j] = slots[i] as u64;
             out.winner[j] = u64::from(g.winner >> i & 1);
             out.tricks[j] = (tc[i] >> 32) + u64::from(last[i] > 0);
             out.cards[j] = cards[i];
@@ -119,10 +123,11 @@ fn report<V: Vec64>(g: &Group<V>, stopped: u32, out: &mut Special<u64>) {
 }
 
 /// Loads the next games (from `*next`, of `total`) into the lowest `idle` lanes of `g`, as many
-/// as are left, one expand-load a variable.
+/// as are left, one expand-load a variable; `slots` gets their places in the batch.
 #[inline(always)]
 fn refill<V: Vec64>(
     g: &mut Group<V>,
+    slots: &mut [usize; 8],
     soa: &Soa<u64>,
     kinds: &KindsSoa,
     next: &mut usize,
@@ -158,7 +163,7 @@ fn refill<V: Vec64>(
     while m != 0 {
         let i = m.trailing_zeros() as usize;
         m &= m - 1;
-        g.slot[i] = j;
+        slots[i] = j;
         g.who = g.who & !(1 << i) | ((soa.who[j] & 1) as u32) << i;
         j += 1;
     }
