@@ -176,8 +176,8 @@ pub struct RunReport {
 }
 
 /// Runs every range not in `done` on the current rayon pool. `record` is called once per finished
-/// range, at once (the checkpoint); an error there stops the run. With `stop_after`, no new range
-/// starts once that many have finished in this call (a simulated interruption, for tests).
+/// range, at once (the checkpoint); an error there stops the run. With `stop_after`, exactly that
+/// many ranges run in this call, whatever the thread count (a simulated interruption, for tests).
 pub fn run<E: Send>(
     search: &Search,
     done: Vec<RangeDone>,
@@ -212,14 +212,16 @@ pub fn run_some<E: Send>(
     let todo: Vec<usize> = (0..search.ranges())
         .filter(|&i| owns(i) && !finished[i])
         .collect();
-    let count = AtomicUsize::new(0);
+    let started = AtomicUsize::new(0);
     let failure: Mutex<Option<E>> = Mutex::new(None);
     let new: Vec<RangeDone> = todo
         .par_iter()
         .with_max_len(1)
         .filter_map(|&i| {
-            if stop_after.is_some_and(|n| count.load(Ordering::SeqCst) >= n)
-                || failure.lock().unwrap().is_some()
+            // A range takes its place in the count before it starts: counting finished ranges
+            // let each other thread start one more while the last counted one still ran.
+            if failure.lock().unwrap().is_some()
+                || stop_after.is_some_and(|n| started.fetch_add(1, Ordering::SeqCst) >= n)
             {
                 return None;
             }
@@ -228,7 +230,6 @@ pub fn run_some<E: Send>(
                 failure.lock().unwrap().get_or_insert(e);
                 return None;
             }
-            count.fetch_add(1, Ordering::SeqCst);
             progress(search.enumerator.range_candidates(i));
             Some(r)
         })
