@@ -149,6 +149,9 @@ fn same_answer_for_any_thread_count_and_after_resume() {
     let refs: Vec<&str> = first.iter().map(String::as_str).collect();
     let o = ansatz(&refs);
     assert_eq!(o.status.code(), Some(1), "an interrupted run exits 1");
+    // Exactly 3 with two threads: a unit counts when it starts, not when it ends.
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert!(said.contains("stopped after 3 of"), "{said}");
     let again = ansatz(&args(&c, "2").iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(
         again.status.code(),

@@ -433,6 +433,7 @@ impl Plan {
     /// Runs the units not in `done` on the current rayon pool (at most `limit_decks` decks in all,
     /// counted in enumeration order); `on_done` sees each finished unit (to checkpoint it). Units
     /// not yet started when `stop` returns true are skipped: the result is then incomplete.
+    /// `stop` is asked exactly once per unit, just before it would start (so it may count).
     pub fn run(
         &self,
         done: &[UnitDone],

@@ -120,7 +120,10 @@ impl AssembleJob {
         let owns = |i: u32| shard.is_none_or(|s| s.owns(i as u64));
         let progress = &*self.progress;
         progress(Phase::Decks(done_units.iter().map(|u| u.decks).sum()));
-        let finished_now = AtomicUsize::new(0);
+        // A unit takes its place in the count before it starts (`run_some` asks once per unit):
+        // counting finished units let each other thread start one more while the last counted
+        // one still ran, so `--stop-after-units N` ran more than N units with several threads.
+        let started = AtomicUsize::new(0);
         let stop_after = self.stop_after_units.unwrap_or(usize::MAX);
         let units = pool.install(|| {
             plan.run_some(
@@ -130,10 +133,9 @@ impl AssembleJob {
                 &owns,
                 &|u| {
                     note(&Record::Unit(u.clone()));
-                    finished_now.fetch_add(1, Ordering::SeqCst);
                     progress(Phase::Decks(u.decks));
                 },
-                &|| finished_now.load(Ordering::SeqCst) >= stop_after,
+                &|| started.fetch_add(1, Ordering::SeqCst) >= stop_after,
             )
         });
         let expected = plan
