@@ -1,7 +1,7 @@
 //! `ansatz assemble`: the main job on the built-in published pieces, reproducibility, resume, and
 //! bad libraries.
 
-use super::common::{ansatz, json_with_isa, stdout};
+use super::common::{add_to_checkpoint, ansatz, json_with_isa, stdout};
 use ansatz::engine::Outcome;
 use ansatz::notation::Notation;
 use ansatz::position::Position;
@@ -173,23 +173,19 @@ fn same_answer_for_any_thread_count_and_after_resume() {
 /// Appends to the assemble checkpoint in `dir` the time record of one more earlier run.
 fn add_earlier_run(dir: &str, seconds: f64) {
     use ansatz::assemble::records::{Elapsed, Record};
-    use ansatz::library::checkpoint::Checkpoint;
     let path = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .find(|p| p.extension().is_some_and(|x| x == "checkpoint"))
         .expect("a checkpoint");
-    // The first frame (length, checksum, payload after the 12-byte header) is the fingerprint.
-    let bytes = std::fs::read(&path).unwrap();
-    let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
-    let fingerprint = String::from_utf8(bytes[24..24 + len].to_vec()).unwrap();
-    let (mut log, records) = Checkpoint::<Record>::resume(&path, &fingerprint).unwrap();
-    assert!(records.iter().any(|r| matches!(r, Record::Elapsed(_))));
-    log.append(&Record::Elapsed(Elapsed {
-        segment: 1,
-        seconds,
-    }))
-    .unwrap();
+    let earlier = add_to_checkpoint(
+        &path,
+        Record::Elapsed(Elapsed {
+            segment: 1,
+            seconds,
+        }),
+    );
+    assert!(earlier.iter().any(|r| matches!(r, Record::Elapsed(_))));
 }
 
 #[test]

@@ -540,9 +540,10 @@ proptest! {
             .unwrap();
             prop_assert_eq!(&again.balanced, &whole.balanced);
             for st in states {
-                save(&path, "job", &st).unwrap();
-                let back = load(&path, "job").unwrap();
+                save(&path, "job", &st, 7.25).unwrap();
+                let (back, seconds) = load(&path, "job").unwrap();
                 prop_assert_eq!(&back, &st);
+                prop_assert_eq!(seconds, 7.25);
                 // Stop right away once more, then continue from the saved level.
                 let stopped = closure::closure_resumable(&seeds, &cfg, &|_| {}, Some(back.clone()), &mut |_, _| false);
                 prop_assert!(stopped.is_none());
@@ -565,6 +566,16 @@ fn untimed(o: &std::process::Output) -> serde_json::Value {
     m.remove("seconds");
     m.remove("positions_per_second");
     v
+}
+
+/// Adds `more` seconds to the time a family checkpoint holds (its fingerprint read from the file).
+fn add_seconds_to_level_checkpoint(path: &str, more: f64) {
+    use ansatz::backward::level_checkpoint::{load, save};
+    let bytes = std::fs::read(path).unwrap();
+    let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let fingerprint = String::from_utf8(bytes[16..16 + len].to_vec()).unwrap();
+    let (state, seconds) = load(path.as_ref(), &fingerprint).unwrap();
+    save(path.as_ref(), &fingerprint, &state, seconds + more).unwrap();
 }
 
 #[test]
@@ -607,6 +618,9 @@ fn family_stopped_and_resumed_gives_the_uninterrupted_answer() {
             "{}",
             stderr(&again)
         );
+        // The checkpoint holds the job's time; make it 1000 s more, as a long first run would
+        // leave it: the resumed run counts it with its own.
+        add_seconds_to_level_checkpoint(&ck, 1000.0);
         let resumed = ansatz(&[
             "family",
             "--json",
@@ -619,6 +633,10 @@ fn family_stopped_and_resumed_gives_the_uninterrupted_answer() {
             "1",
             PAPER_DEAL,
         ]);
+        let secs = serde_json::from_str::<serde_json::Value>(&stdout(&resumed)).unwrap()["seconds"]
+            .as_f64()
+            .unwrap();
+        assert!((1000.0..1100.0).contains(&secs), "{secs}");
         let single = ansatz(&[
             "family",
             "--json",

@@ -378,10 +378,34 @@ fn find_pieces_resume_after_interruption_gives_the_same_library() {
     let mut a = args.to_vec();
     a.extend(["--resume", "--stop-after-ranges", "5"]);
     assert!(run(&a).status.success());
+    // The stopped runs logged their time; one more earlier run of 1000 s, and the resumed run
+    // counts them all with its own.
+    use ansatz::library::checkpoint::Elapsed;
+    use ansatz::run::find_pieces::FindRecord;
+    let earlier = super::common::add_to_checkpoint(
+        &ck,
+        FindRecord::Elapsed(Elapsed {
+            segment: 1,
+            seconds: 1000.0,
+        }),
+    );
+    let ranges = earlier
+        .iter()
+        .filter(|r| matches!(r, FindRecord::Range(_)))
+        .count();
+    assert_eq!(ranges, 12, "7 ranges, then 5 more");
+    assert!(matches!(earlier.last(), Some(FindRecord::Elapsed(_))));
     let mut a = args.to_vec();
-    a.push("--resume");
+    a.extend(["--resume", "--json"]);
     let o = run(&a);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let secs = v["seconds"].as_f64().unwrap();
+    assert!((1000.0..1100.0).contains(&secs), "{secs}");
+    assert_eq!(v["resumed"], true);
+    let rate = v["candidates_per_second"].as_f64().unwrap();
+    let want = v["candidates"].as_f64().unwrap() / secs;
+    assert!((rate - want).abs() <= 1e-9 * want, "{rate} vs {want}");
     assert_eq!(std::fs::read(&out).unwrap(), whole);
     assert!(!ck.exists());
     // A checkpoint of other parameters is refused.

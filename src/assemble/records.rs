@@ -12,6 +12,7 @@ use super::{CycleHit, UnitDone};
 use crate::backward::closure::Config as ClosureConfig;
 use crate::backward::family::{Family, family, family_of_cycle, play_to_cycle};
 use crate::card::Card;
+pub use crate::library::checkpoint::Elapsed;
 use crate::position::Position;
 
 /// One checkpoint record: a finished unit of decks, a finished family, or the time a run has
@@ -29,45 +30,6 @@ pub enum Record {
     /// Logged beside each finished unit and at the end of a run, so the time of a run resumed
     /// after `kill -9` still counts up to its last unit (files before it have none).
     Elapsed(Elapsed),
-}
-
-/// The seconds one run (`segment`, its start in nanoseconds since the Unix epoch) had spent when
-/// the record was written. A job's time is, over its runs, the sum of each run's latest record.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-pub struct Elapsed {
-    pub segment: u64,
-    pub seconds: f64,
-}
-
-impl Elapsed {
-    /// A new run's segment id: when it started.
-    pub fn segment_now() -> u64 {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    }
-
-    /// The latest record of each run among `records`, in segment order.
-    pub fn latest(records: impl IntoIterator<Item = Elapsed>) -> Vec<Elapsed> {
-        let mut by: BTreeMap<u64, f64> = BTreeMap::new();
-        for e in records {
-            let s = by.entry(e.segment).or_insert(0.0);
-            *s = s.max(e.seconds);
-        }
-        by.into_iter()
-            .map(|(segment, seconds)| Elapsed { segment, seconds })
-            .collect()
-    }
-
-    /// The seconds of the runs among `records`, `None` when none recorded its time.
-    pub fn total(records: &[Elapsed]) -> Option<f64> {
-        (!records.is_empty()).then(|| {
-            Elapsed::latest(records.iter().copied())
-                .iter()
-                .map(|e| e.seconds)
-                .sum()
-        })
-    }
 }
 
 /// What a cycle's family contributes to the result.

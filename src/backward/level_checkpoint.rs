@@ -19,7 +19,9 @@ use crate::position::{PACK_MAX_CARDS, Position};
 
 const MAGIC: &[u8; 8] = b"ANSZLEVL";
 /// Version 2 added the reach; a version-1 checkpoint cannot be continued (its reach is unknown).
-const VERSION: u32 = 2;
+/// Version 3 added the seconds the job had spent; a version-2 checkpoint still loads, its time
+/// unknown (0).
+const VERSION: u32 = 3;
 
 /// A closure search between two levels.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,9 +84,22 @@ pub enum LevelCheckpointError {
 /// A node as saved: packed position, tricks and cards to the cycle.
 type Wire = (u128, u32, u32);
 
-/// The payload: the card count (to unpack the keys) and the state.
+/// The payload: the card count (to unpack the keys), the state, and the seconds the job had
+/// spent, its earlier runs included.
 #[derive(Serialize, Deserialize)]
 struct Saved {
+    cards: u32,
+    size: u64,
+    max_depth: u32,
+    reach: u8,
+    balanced: Vec<Wire>,
+    frontier: Vec<Wire>,
+    seconds: f64,
+}
+
+/// The payload of version 2: [`Saved`] without the seconds.
+#[derive(Serialize, Deserialize)]
+struct SavedV2 {
     cards: u32,
     size: u64,
     max_depth: u32,
@@ -108,11 +123,13 @@ fn from_wire(w: &Wire, cards: usize) -> Option<Node> {
     })
 }
 
-/// Saves `state` of the run named by `fingerprint` at `path`, atomically.
+/// Saves `state` of the run named by `fingerprint` at `path`, atomically, with the `seconds` the
+/// job has spent so far (its earlier runs included).
 pub fn save(
     path: &Path,
     fingerprint: &str,
     state: &LevelState,
+    seconds: f64,
 ) -> Result<(), LevelCheckpointError> {
     let cards = state.frontier.first().map_or(0, |n| n.pos.total());
     if cards > PACK_MAX_CARDS {
@@ -125,25 +142,33 @@ pub fn save(
         reach: state.reach,
         balanced: state.balanced.iter().map(to_wire).collect(),
         frontier: state.frontier.iter().map(to_wire).collect(),
+        seconds,
     };
     let payload = bincode::serde::encode_to_vec(&saved, bincode::config::standard())
         .expect("a level state encodes");
-    let mut bytes = Vec::with_capacity(payload.len() + fingerprint.len() + 40);
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&VERSION.to_le_bytes());
-    bytes.extend_from_slice(&(fingerprint.len() as u32).to_le_bytes());
-    bytes.extend_from_slice(fingerprint.as_bytes());
-    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    bytes.extend_from_slice(&fnv1a(&payload).to_le_bytes());
-    bytes.extend_from_slice(&payload);
+    let bytes = file_bytes(VERSION, fingerprint, &payload);
     write_atomic(path, &bytes).map_err(|source| LevelCheckpointError::Io {
         path: path.to_path_buf(),
         source,
     })
 }
 
-/// Loads the state saved at `path`, which must belong to the run named by `fingerprint`.
-pub fn load(path: &Path, fingerprint: &str) -> Result<LevelState, LevelCheckpointError> {
+/// A checkpoint file of `version` holding `payload` (the layout in the module head).
+fn file_bytes(version: u32, fingerprint: &str, payload: &[u8]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(payload.len() + fingerprint.len() + 40);
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&version.to_le_bytes());
+    bytes.extend_from_slice(&(fingerprint.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(fingerprint.as_bytes());
+    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&fnv1a(payload).to_le_bytes());
+    bytes.extend_from_slice(payload);
+    bytes
+}
+
+/// Loads the state saved at `path`, which must belong to the run named by `fingerprint`, and the
+/// seconds the job had spent (0 in a version-2 checkpoint, which did not save them).
+pub fn load(path: &Path, fingerprint: &str) -> Result<(LevelState, f64), LevelCheckpointError> {
     let bad = || LevelCheckpointError::NotCheckpoint {
         path: path.to_path_buf(),
     };
@@ -161,7 +186,7 @@ pub fn load(path: &Path, fingerprint: &str) -> Result<LevelState, LevelCheckpoin
             found: version,
         });
     }
-    if version < VERSION {
+    if version < VERSION - 1 {
         return Err(LevelCheckpointError::Older {
             path: path.to_path_buf(),
             found: version,
@@ -187,9 +212,22 @@ pub fn load(path: &Path, fingerprint: &str) -> Result<LevelState, LevelCheckpoin
     if fnv1a(payload) != sum || bytes.len() != at + 16 + payload.len() {
         return Err(bad());
     }
-    let (saved, _): (Saved, _) =
-        bincode::serde::decode_from_slice(payload, bincode::config::standard())
-            .map_err(|_| bad())?;
+    let decoded = if version == VERSION {
+        bincode::serde::decode_from_slice(payload, bincode::config::standard()).map(|(s, _)| s)
+    } else {
+        bincode::serde::decode_from_slice(payload, bincode::config::standard()).map(
+            |(s, _): (SavedV2, _)| Saved {
+                cards: s.cards,
+                size: s.size,
+                max_depth: s.max_depth,
+                reach: s.reach,
+                balanced: s.balanced,
+                frontier: s.frontier,
+                seconds: 0.0,
+            },
+        )
+    };
+    let saved: Saved = decoded.map_err(|_| bad())?;
     let cards = saved.cards as usize;
     if cards > PACK_MAX_CARDS || saved.frontier.is_empty() {
         return Err(bad());
@@ -199,13 +237,14 @@ pub fn load(path: &Path, fingerprint: &str) -> Result<LevelState, LevelCheckpoin
             .map(|w| from_wire(w, cards).ok_or_else(bad))
             .collect()
     };
-    Ok(LevelState {
+    let state = LevelState {
         size: saved.size,
         max_depth: saved.max_depth,
         reach: saved.reach,
         balanced: nodes(&saved.balanced)?,
         frontier: nodes(&saved.frontier)?,
-    })
+    };
+    Ok((state, saved.seconds))
 }
 
 #[cfg(test)]
@@ -232,8 +271,8 @@ mod tests {
             balanced: vec![node("J-/-Q (2)", 2)],
             frontier: vec![node("J-/-Q (2)", 2), node("-J/Q- (1)", 2)],
         };
-        save(&path, "job a", &state).unwrap();
-        assert_eq!(load(&path, "job a").unwrap(), state);
+        save(&path, "job a", &state, 12.5).unwrap();
+        assert_eq!(load(&path, "job a").unwrap(), (state.clone(), 12.5));
         assert!(matches!(
             load(&path, "job b"),
             Err(LevelCheckpointError::Mismatch { .. })
@@ -250,8 +289,20 @@ mod tests {
         *flipped.last_mut().unwrap() ^= 1;
         std::fs::write(&path, &flipped).unwrap();
         assert!(load(&path, "job a").is_err());
-        // Versions other than this one are refused by name, older (no reach) and newer alike.
-        for (version, older) in [(VERSION - 1, true), (VERSION + 1, false)] {
+        // A version-2 checkpoint (no seconds) loads, its time unknown.
+        let v2 = SavedV2 {
+            cards: state.frontier[0].pos.total() as u32,
+            size: state.size,
+            max_depth: state.max_depth,
+            reach: state.reach,
+            balanced: state.balanced.iter().map(to_wire).collect(),
+            frontier: state.frontier.iter().map(to_wire).collect(),
+        };
+        let payload = bincode::serde::encode_to_vec(&v2, bincode::config::standard()).unwrap();
+        std::fs::write(&path, file_bytes(2, "job a", &payload)).unwrap();
+        assert_eq!(load(&path, "job a").unwrap(), (state.clone(), 0.0));
+        // Other versions are refused by name, older (no reach) and newer alike.
+        for (version, older) in [(1, true), (VERSION + 1, false)] {
             let mut other = bytes.clone();
             other[8..12].copy_from_slice(&version.to_le_bytes());
             std::fs::write(&path, &other).unwrap();

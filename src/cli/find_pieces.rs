@@ -229,11 +229,8 @@ pub(super) fn print(a: &FindAnswer, json: bool) -> Result<ExitCode> {
         ExitCode::SUCCESS
     };
     let classes = lib.classes().len();
-    let rate = if resumed {
-        None
-    } else {
-        Some(candidates as f64 / seconds.max(1e-9))
-    };
+    // Over all the runs of a resumed job: its seconds are theirs (logged in the checkpoint).
+    let rate = candidates as f64 / seconds.max(1e-9);
     let heuristic = lib.header.enumeration.method.starts_with("faces-as");
     let summed = (a.shards > 1 || a.partial.is_some()).then_some(a.shards);
     if json {
@@ -276,10 +273,8 @@ pub(super) fn print(a: &FindAnswer, json: bool) -> Result<ExitCode> {
     writeln!(out, "classes      {classes}")?;
     let over = summed.map_or(String::new(), |n| format!(" (summed over {n} shards)"));
     writeln!(out, "seconds      {seconds:.3}{over}")?;
-    match rate {
-        Some(r) => writeln!(out, "rate         {r:.0} candidates/s")?,
-        None => writeln!(out, "rate         (resumed run: see the first run's rate)")?,
-    }
+    let again = if resumed { " (over all its runs)" } else { "" };
+    writeln!(out, "rate         {rate:.0} candidates/s{again}")?;
     writeln!(out, "library      {}", path.display())?;
     if let Some((shards, of)) = &a.partial {
         let list: Vec<String> = shards.iter().map(u32::to_string).collect();

@@ -1,11 +1,14 @@
-//! Checkpoints of long enumerations: an append-only log of finished ranges and their pieces.
+//! Checkpoints of long enumerations: an append-only log of finished ranges and their pieces, and
+//! the time each run had spent ([`Elapsed`]).
 //!
 //! Layout: magic `ANSZCKPT`, version (u32 LE), then framed records: length (u32 LE), FNV-1a 64 of
 //! the payload (u64 LE), payload (bincode 2). The first record is the run's fingerprint (template
-//! and parameters); every later one a [`RangeDone`]. Each finished range is appended at once, so a
-//! `kill -9` loses only ranges still running; a torn last record fails its checksum and is cut
-//! off on resume. The file is created atomically (temp file + rename).
+//! and parameters); every later one a record of the job (`find-pieces`: a [`RangeDone`] and the
+//! run's [`Elapsed`] time; `assemble`: its own records). Each finished range is appended at once,
+//! so a `kill -9` loses only ranges still running; a torn last record fails its checksum and is
+//! cut off on resume. The file is created atomically (temp file + rename).
 
+use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::marker::PhantomData;
@@ -27,6 +30,45 @@ pub struct RangeDone {
     pub index: u32,
     pub candidates: u64,
     pub pieces: Vec<Vec<Card>>,
+}
+
+/// The seconds one run (`segment`, its start in nanoseconds since the Unix epoch) had spent when
+/// the record was written. A job's time is, over its runs, the sum of each run's latest record.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+pub struct Elapsed {
+    pub segment: u64,
+    pub seconds: f64,
+}
+
+impl Elapsed {
+    /// A new run's segment id: when it started.
+    pub fn segment_now() -> u64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    }
+
+    /// The latest record of each run among `records`, in segment order.
+    pub fn latest(records: impl IntoIterator<Item = Elapsed>) -> Vec<Elapsed> {
+        let mut by: BTreeMap<u64, f64> = BTreeMap::new();
+        for e in records {
+            let s = by.entry(e.segment).or_insert(0.0);
+            *s = s.max(e.seconds);
+        }
+        by.into_iter()
+            .map(|(segment, seconds)| Elapsed { segment, seconds })
+            .collect()
+    }
+
+    /// The seconds of the runs among `records`, `None` when none recorded its time.
+    pub fn total(records: &[Elapsed]) -> Option<f64> {
+        (!records.is_empty()).then(|| {
+            Elapsed::latest(records.iter().copied())
+                .iter()
+                .map(|e| e.seconds)
+                .sum()
+        })
+    }
 }
 
 #[derive(Debug, Error)]

@@ -137,10 +137,15 @@ impl FamilyJob {
         };
         let ck = LevelCheckpoint::new(self, &info, kind);
         let lead = mode.lead();
-        let from = if lead { ck.start(self.resume)? } else { None };
-        let saver = Arc::new(Mutex::new(
-            ck.saver(self.checkpoint_every, self.stop_after_levels),
-        ));
+        let (from, earlier) = match lead.then(|| ck.start(self.resume)).transpose()?.flatten() {
+            Some((state, seconds)) => (Some(state), seconds),
+            None => (None, 0.0),
+        };
+        let saver = Arc::new(Mutex::new(ck.saver(
+            self.checkpoint_every,
+            self.stop_after_levels,
+            earlier,
+        )));
         let (found, threads) = match cluster {
             Some(cluster) => {
                 let hook: Arc<Mutex<dyn LevelHook>> = saver.clone();
@@ -174,7 +179,7 @@ impl FamilyJob {
                 (found, pool.current_num_threads())
             }
         };
-        let Some(f) = found else {
+        let Some(mut f) = found else {
             let saver = saver.lock().unwrap();
             return match &saver.error {
                 Some(e) => Err(RunError::failed(format!("writing the checkpoint: {e}"))),
@@ -185,6 +190,8 @@ impl FamilyJob {
                 )))),
             };
         };
+        // The job's time: the runs before this one (up to their last save) and this one.
+        f.seconds += earlier;
         // A finished run leaves no checkpoint.
         match std::fs::remove_file(&ck.path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(RunError::failed(format!(
@@ -398,9 +405,10 @@ impl LevelCheckpoint {
         LevelCheckpoint { path, fingerprint }
     }
 
-    /// The saved state with `--resume` (which needs the checkpoint); without it, refuses to start
-    /// over an unfinished run's checkpoint, as `assemble` does.
-    fn start(&self, resume: bool) -> Result<Option<LevelState>, RunError> {
+    /// The saved state and the job's seconds so far with `--resume` (which needs the
+    /// checkpoint); without it, refuses to start over an unfinished run's checkpoint, as
+    /// `assemble` does.
+    fn start(&self, resume: bool) -> Result<Option<(LevelState, f64)>, RunError> {
         let p = self.path.display();
         if !resume {
             if self.path.exists() {
@@ -420,10 +428,12 @@ impl LevelCheckpoint {
             .map_err(RunError::input)
     }
 
-    fn saver(&self, every: f64, stop_after: Option<u32>) -> Saver {
+    fn saver(&self, every: f64, stop_after: Option<u32>, earlier: f64) -> Saver {
         Saver {
             ck: self.clone(),
             every: Duration::from_secs_f64(every.max(0.0)),
+            earlier,
+            began: Instant::now(),
             last: Instant::now(),
             cost: Duration::ZERO,
             stop_after,
@@ -437,6 +447,10 @@ impl LevelCheckpoint {
 struct Saver {
     ck: LevelCheckpoint,
     every: Duration,
+    /// The seconds of the job's earlier runs, and when this one began: each save holds the
+    /// job's time so far, so a run resumed after `kill -9` counts up to the last save.
+    earlier: f64,
+    began: Instant,
     last: Instant,
     /// How long the last save took: saves wait ten times that, so a huge frontier is not
     /// written over and over.
@@ -462,7 +476,9 @@ impl LevelHook for Saver {
 
     fn save(&mut self, state: &LevelState) -> bool {
         let start = Instant::now();
-        if let Err(e) = level_checkpoint::save(&self.ck.path, &self.ck.fingerprint, state) {
+        let seconds = self.earlier + self.began.elapsed().as_secs_f64();
+        if let Err(e) = level_checkpoint::save(&self.ck.path, &self.ck.fingerprint, state, seconds)
+        {
             self.error = Some(e.to_string());
             return false;
         }

@@ -1,5 +1,6 @@
 //! `find-pieces` as a job: its units are the enumeration's ranges, the checkpoint logs each
-//! finished range ([`RangeDone`]), and the answer is the piece library written to `--out`.
+//! finished range ([`RangeDone`]) with the run's time so far ([`FindRecord`]), and the answer is
+//! the piece library written to `--out`.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -17,7 +18,7 @@ use crate::ansatz::enumerate::Params;
 use crate::ansatz::find::{RunReport, Search, build_library};
 use crate::ansatz::template::Template;
 use crate::card::Card;
-use crate::library::checkpoint::{Checkpoint, RangeDone};
+use crate::library::checkpoint::{Checkpoint, Elapsed, RangeDone};
 use crate::library::{self, Enumeration, Library, fnv1a};
 
 /// A piece enumeration to run.
@@ -37,8 +38,23 @@ pub struct FindJob {
     pub stop_after_ranges: Option<usize>,
     /// Sees the candidates enumerated.
     pub progress: Arc<dyn Fn(u64) + Send + Sync>,
-    log: Mutex<Option<Checkpoint<RangeDone>>>,
+    log: Mutex<Option<Checkpoint<FindRecord>>>,
 }
+
+/// One record of the checkpoint: a finished range, or the seconds the run had spent when it
+/// logged one (after each range, and when it stops), so that a resumed run, even after
+/// `kill -9`, reports the time of all its runs.
+///
+/// Bincode knows variants by their index: new kinds of record only ever go at the end.
+#[derive(Serialize, Deserialize, Clone, Debug)]
+pub enum FindRecord {
+    Range(RangeDone),
+    Elapsed(Elapsed),
+}
+
+/// Added to the fingerprint in the checkpoint: logs of plain ranges (before the time was
+/// logged) are then refused with the mismatch error rather than misread.
+const TIMED_LOG: &str = " log=timed";
 
 /// What merge needs, besides the shards' pieces, to write the single-run library.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
@@ -55,7 +71,7 @@ pub struct FindContext {
     ranges: u32,
 }
 
-/// The pieces a run found, with its counts (a resumed run's time covers only part of the work).
+/// The pieces a run found, with its counts and its seconds (of all its runs when resumed).
 #[derive(Serialize, Deserialize)]
 pub struct FindPart {
     pub pieces: Vec<Vec<Card>>,
@@ -185,13 +201,32 @@ impl Job for FindJob {
         let Started {
             connection,
             log,
-            previous: done,
-        } = start::<RangeDone>(mode, &ck_path, &fingerprint, resume).map_err(RunError::input)?;
+            previous,
+        } = start::<FindRecord>(mode, &ck_path, &format!("{fingerprint}{TIMED_LOG}"), resume)
+            .map_err(RunError::input)?;
+        let (mut done, mut earlier) = (Vec::new(), Vec::new());
+        for r in previous {
+            match r {
+                FindRecord::Range(r) => done.push(r),
+                FindRecord::Elapsed(e) => earlier.push(e),
+            }
+        }
         let resumed = !done.is_empty();
+        let earlier = Elapsed::total(&earlier).unwrap_or(0.0);
         *self.log.lock().unwrap() = log;
         let began = Instant::now();
+        let segment = Elapsed::segment_now();
+        let now = move || Elapsed {
+            segment,
+            seconds: began.elapsed().as_secs_f64(),
+        };
+        // A range carries the run's time with it, so a resumed run still counts it.
+        let log_range = move |log: &mut Checkpoint<FindRecord>, r: &RangeDone| {
+            log.append(&FindRecord::Range(r.clone()))?;
+            log.append(&FindRecord::Elapsed(now()))
+        };
         let record = |r: &RangeDone| match self.log.lock().unwrap().as_mut() {
-            Some(c) => c.append(r),
+            Some(c) => log_range(c, r),
             None => Ok(()),
         };
         let report: RunReport = if let Mode::Cluster(cluster) = mode {
@@ -205,7 +240,7 @@ impl Job for FindJob {
                 self.search.clone(),
                 done,
                 Arc::new(move |r: &RangeDone| match log.lock().unwrap().as_mut() {
-                    Some(c) => c.append(r),
+                    Some(c) => log_range(c, r),
                     None => Ok(()),
                 }),
                 Arc::new(move |n| progress(n)),
@@ -231,8 +266,12 @@ impl Job for FindJob {
             })
             .map_err(RunError::input)?
         };
-        let seconds = began.elapsed().as_secs_f64();
+        let seconds = earlier + began.elapsed().as_secs_f64();
         if !report.complete {
+            if let Some(c) = self.log.lock().unwrap().as_mut() {
+                c.append(&FindRecord::Elapsed(now()))
+                    .map_err(RunError::input)?;
+            }
             let ranges = self.search.ranges();
             return Ok(Ran::Stopped(Stop {
                 why: format!(
