@@ -339,11 +339,35 @@ fn resume_after_an_interruption_gives_the_same_answer() {
         run(&c, &dir("no-checkpoint"), true, &Silent),
         Err(DiscoverError::NoCheckpoint(_))
     ));
-    let mut resumed = run(&c, &work, true, &Silent).unwrap();
+    // The stopped run logged its time in the folder; one more earlier run of 1000 s (400 of
+    // them in the census), and the resumed run counts them all with its own.
+    use ansatz::discover::clock::RunTime;
+    let logged = std::fs::read_dir(&work)
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            name.to_string_lossy().starts_with("clock-")
+        })
+        .count();
+    assert_eq!(logged, 1, "the stopped run's clock");
+    let before = RunTime {
+        seconds: 1000.0,
+        stages: [("census".to_string(), 400.0)].into(),
+    };
+    std::fs::write(
+        work.join("clock-1.json"),
+        serde_json::to_vec(&before).unwrap(),
+    )
+    .unwrap();
+    let (mut resumed, earlier) = ansatz::discover::run_timed(&c, &work, true, &Silent).unwrap();
+    assert!((1000.0..1100.0).contains(&earlier), "{earlier}");
+    let census = resumed.stages.iter().find(|s| s.name == "census").unwrap();
+    assert!(census.seconds >= 400.0, "{}", census.seconds);
     for s in &mut resumed.stages {
         s.seconds = 0.0;
     }
     assert_eq!(resumed, whole);
+    assert!(!work.exists(), "a finished run removes its folder");
 }
 
 #[test]

@@ -101,6 +101,20 @@ impl Checkpoint {
         serde_json::from_slice(&self.load_bytes(name)?).ok()
     }
 
+    /// Every file saved under a name starting with `prefix` that reads as a `T`, in name order.
+    pub fn load_prefixed<T: DeserializeOwned>(&self, prefix: &str) -> Vec<T> {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        let mut names: Vec<String> = entries
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter_map(|f| Some(f.strip_suffix(".json")?.to_string()))
+            .filter(|n| n.starts_with(prefix))
+            .collect();
+        names.sort();
+        names.iter().filter_map(|n| self.load(n)).collect()
+    }
+
     /// The step `name` as it was saved, if it finished before.
     pub fn load_bytes(&self, name: &str) -> Option<Vec<u8>> {
         std::fs::read(self.step_path(name)).ok()

@@ -9,6 +9,7 @@
 pub mod balance;
 pub mod census;
 pub mod checkpoint;
+pub mod clock;
 pub mod fill;
 pub mod frame;
 pub mod heads;
@@ -28,6 +29,7 @@ use crate::card::{Card, DeckSpec, symbol};
 use balance::{BalancedCycle, Found};
 use census::CensusDone;
 use checkpoint::Checkpoint;
+use clock::{Clock, RunTime};
 use frame::DeckFrame;
 use heads::{FilterDone, HeadDone, HeadScope};
 use insertion::{Grown, InsertScope};
@@ -553,12 +555,25 @@ pub fn run(
     resume: bool,
     obs: &dyn Observer,
 ) -> Result<Discovery, DiscoverError> {
+    Ok(run_timed(config, work, resume, obs)?.0)
+}
+
+/// [`run`], and the seconds of the runs before this one (a resumed run; 0 for a fresh one),
+/// which the stages' seconds include (see `clock.rs`).
+pub fn run_timed(
+    config: &Config,
+    work: &Path,
+    resume: bool,
+    obs: &dyn Observer,
+) -> Result<(Discovery, f64), DiscoverError> {
     check(config)?;
     let ckpt = Checkpoint::open(work, &config.fingerprint(), resume)?;
+    let earlier = RunTime::earlier(&ckpt);
     let local = steps::Local { checkpoint: ckpt };
-    let d = run_steps(config, &local, obs)?;
+    let mut d = run_steps(config, &local, &Clock::new(obs, &local.checkpoint))?;
+    let seconds = RunTime::add_to(&earlier, &mut d);
     local.checkpoint.remove();
-    Ok(d)
+    Ok((d, seconds))
 }
 
 /// Runs a discovery whose steps run and are kept as `steps` says (one machine, a task of a job

@@ -175,9 +175,14 @@ impl Job for DiscoverJob<'_> {
             Mode::Single => {
                 let pool = super::pool(self.threads)?;
                 let r = pool.install(|| {
-                    crate::discover::run(&self.config, &self.work(), self.resume, self.observer)
+                    crate::discover::run_timed(
+                        &self.config,
+                        &self.work(),
+                        self.resume,
+                        self.observer,
+                    )
                 });
-                r.map(|d| (d, pool.current_num_threads()))
+                r.map(|(d, earlier)| (d, pool.current_num_threads(), earlier))
             }
             Mode::Shard(s) => {
                 let pool = super::pool(self.threads)?;
@@ -191,15 +196,20 @@ impl Job for DiscoverJob<'_> {
                         pool.install(|| run_steps(&self.config, &steps, self.observer))
                     },
                 );
-                shared.map(|d| (d, pool.current_num_threads()))
+                shared.map(|d| (d, pool.current_num_threads(), 0.0))
             }
             Mode::Cluster(c) => match on_cluster(c, &self.config, self.work(), self.resume)? {
                 None => return Ok(Ran::Follower),
-                Some(r) => r.map(|d| (d, c.processes() * c.workers)),
+                Some(r) => r.map(|d| (d, c.processes() * c.workers, 0.0)),
             },
         };
         match found {
-            Ok((d, threads)) => Ok(Ran::Part((d, started.elapsed().as_secs_f64(), threads))),
+            // A resumed single run counts the runs before it (their stages already do).
+            Ok((d, threads, earlier)) => Ok(Ran::Part((
+                d,
+                earlier + started.elapsed().as_secs_f64(),
+                threads,
+            ))),
             Err(e) => sorted(e),
         }
     }
