@@ -84,20 +84,16 @@ pub enum LevelCheckpointError {
 /// A node as saved: packed position, tricks and cards to the cycle.
 type Wire = (u128, u32, u32);
 
-/// The payload: the card count (to unpack the keys), the state, and the seconds the job had
-/// spent, its earlier runs included.
+/// The payload: the state, and the seconds the job had spent, its earlier runs included.
+/// Bincode writes a struct as its fields one after another, so this is the version-2 payload
+/// ([`SavedV2`]) with the seconds after it.
 #[derive(Serialize, Deserialize)]
 struct Saved {
-    cards: u32,
-    size: u64,
-    max_depth: u32,
-    reach: u8,
-    balanced: Vec<Wire>,
-    frontier: Vec<Wire>,
+    state: SavedV2,
     seconds: f64,
 }
 
-/// The payload of version 2: [`Saved`] without the seconds.
+/// The payload of version 2: the card count (to unpack the keys) and the state.
 #[derive(Serialize, Deserialize)]
 struct SavedV2 {
     cards: u32,
@@ -135,13 +131,16 @@ pub fn save(
     if cards > PACK_MAX_CARDS {
         return Err(LevelCheckpointError::TooManyCards(cards));
     }
-    let saved = Saved {
+    let saved = SavedV2 {
         cards: cards as u32,
         size: state.size,
         max_depth: state.max_depth,
         reach: state.reach,
         balanced: state.balanced.iter().map(to_wire).collect(),
         frontier: state.frontier.iter().map(to_wire).collect(),
+    };
+    let saved = Saved {
+        state: saved,
         seconds,
     };
     let payload = bincode::serde::encode_to_vec(&saved, bincode::config::standard())
@@ -216,18 +215,16 @@ pub fn load(path: &Path, fingerprint: &str) -> Result<(LevelState, f64), LevelCh
         bincode::serde::decode_from_slice(payload, bincode::config::standard()).map(|(s, _)| s)
     } else {
         bincode::serde::decode_from_slice(payload, bincode::config::standard()).map(
-            |(s, _): (SavedV2, _)| Saved {
-                cards: s.cards,
-                size: s.size,
-                max_depth: s.max_depth,
-                reach: s.reach,
-                balanced: s.balanced,
-                frontier: s.frontier,
+            |(state, _): (SavedV2, _)| Saved {
+                state,
                 seconds: 0.0,
             },
         )
     };
-    let saved: Saved = decoded.map_err(|_| bad())?;
+    let Saved {
+        state: saved,
+        seconds,
+    } = decoded.map_err(|_| bad())?;
     let cards = saved.cards as usize;
     if cards > PACK_MAX_CARDS || saved.frontier.is_empty() {
         return Err(bad());
@@ -244,7 +241,7 @@ pub fn load(path: &Path, fingerprint: &str) -> Result<(LevelState, f64), LevelCh
         balanced: nodes(&saved.balanced)?,
         frontier: nodes(&saved.frontier)?,
     };
-    Ok((state, saved.seconds))
+    Ok((state, seconds))
 }
 
 #[cfg(test)]
