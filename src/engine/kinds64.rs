@@ -8,6 +8,11 @@
 //! position), a hand's kinds shift by two only when it plays a face card, and a swap of the two
 //! hands moves three vectors instead of four. The pile keeps its kinds the same way; the player
 //! who takes it appends them above its own, at its marker (the highest set bit).
+//!
+//! The face planes run from the top: a hand's card `i` is bit `63 - i` (where `Deal64` and the
+//! tree walk have bit `i`; a refill reverses them), so a hand's first face card is its leading
+//! zeros, one operation where the trailing zeros took four, and a hand gives up cards by a left
+//! shift.
 
 use crate::engine::lanes::Finish;
 use crate::engine::lanes64::Deal64;
@@ -27,6 +32,7 @@ pub(crate) fn fits(games: &[Deal64]) -> bool {
 /// One group of lanes: the state of its games, the hand of the player to act first as `a`.
 #[derive(Clone, Copy)]
 pub(crate) struct Group<V: Vec64> {
+    /// The face cards of each hand, card `i` at bit `63 - i` (see the module head).
     pub(crate) fa: V,
     pub(crate) fb: V,
     /// The kinds of each hand's face cards (see the module head).
@@ -103,7 +109,6 @@ impl<V: Vec64> Group<V> {
             three,
             five,
             empty,
-            top,
             trick,
             limit,
         } = *k;
@@ -123,10 +128,11 @@ impl<V: Vec64> Group<V> {
             ..
         } = *self;
         let lead = debt.eq(zero);
-        // `min(tz(fa), na)` stands for `tz(fa)` below: where they differ (no face card in a's
-        // hand) the lane takes no branch that reads it.
-        let za = fa.tz_min(na);
-        let zb = fb.tz_min(nb);
+        // The position of each hand's first face card (the planes run from the top); `min(lz(fa),
+        // na)` stands for it below: where they differ (no face card in a's hand) the lane takes
+        // no branch that reads it.
+        let za = fa.lzcnt().min(na);
+        let zb = fb.lzcnt().min(nb);
         // The lead phase: a plays cards 0, 1, ... and b between them; it stops at the first face
         // card, b's first when `zb < za` (its card `zb` comes before a's card `za`), or when
         // its player runs out; either way after `idx + 1` cards of a and `idx` or `idx + 1` of b.
@@ -158,22 +164,23 @@ impl<V: Vec64> Group<V> {
         // The pile's cards after the move: the cards given up; where a card is put, it is the
         // last of them (at `n2 - 1`).
         let n2 = n.add(pop_a).add(pop_b);
-        let fa2 = fa.shr(pop_a);
+        let fa2 = fa.shl(pop_a);
         let na2 = na.sub(pop_a);
-        let fb2 = fb.shr(pop_b);
+        let fb2 = fb.shl(pop_b);
         let nb2 = nb.sub(pop_b);
         // The hand that put a face card loses its first kind.
         let va2 = V::select(put & !from_b, va.shr2(), va);
         let vb2 = V::select(from_b, vb.shr2(), vb);
-        // Rotations where no bit wraps (bit 63 rotated by `n2 <= 64` lands on `n2 - 1`, and the
-        // pile fits above b's cards): unlike shifts, they need no test of the count.
-        let pf2 = pf.or(V::keep(put, top.rotl(n2)));
+        // Rotations where no bit wraps (bit 0 rotated right by `n2 <= 64` lands on `64 - n2`,
+        // the pile's card `n2 - 1` from the top, and the pile fits below b's cards): unlike
+        // shifts, they need no test of the count.
+        let pf2 = pf.or(V::keep(put, one.rotr(n2)));
         // The kind's field, its marker moved up past it: `kind ^ 5` is the kind and a marker
         // above it, less the marker below (see `Group::pv`).
         let pv2 = pv.xor(V::keep(put, kind.xor(five).rotl(pr)));
         let pr2 = pr.add(V::keep(put, two));
         // A finished payment: b takes the pile (its kinds go above b's, at b's marker) and leads.
-        let fb3 = fb2.or(V::keep(complete, pf2.rotl(nb2)));
+        let fb3 = fb2.or(V::keep(complete, pf2.rotr(nb2)));
         let vb3 = vb2.xor(V::keep(complete, pv2.rotr(vb2.lzcnt())));
         let nb3 = nb2.add(V::keep(complete, n2));
         let tc = tc.add(V::keep(complete, n2.add(trick)));
@@ -274,8 +281,8 @@ impl<V: Vec64> Group<V> {
                 let b = a ^ 1;
                 let kinds = |p: usize| self.fa.face_kinds(g.faces[p], g.lo[p], g.hi[p]);
                 let (ka, kb) = (kinds(a), kinds(b));
-                self.fa = self.fa.with_lane(i, g.faces[a]);
-                self.fb = self.fb.with_lane(i, g.faces[b]);
+                self.fa = self.fa.with_lane(i, g.faces[a].reverse_bits());
+                self.fb = self.fb.with_lane(i, g.faces[b].reverse_bits());
                 self.va = self.va.with_lane(i, ka);
                 self.vb = self.vb.with_lane(i, kb);
                 self.na = self.na.with_lane(i, u64::from(g.len[a]));
@@ -301,8 +308,6 @@ pub(crate) struct Consts<V> {
     five: V,
     /// [`Group::pr`] of an empty pile.
     empty: V,
-    /// Bit 63.
-    top: V,
     trick: V,
     limit: V,
 }
@@ -323,7 +328,6 @@ impl<V: Vec64> Consts<V> {
                 three: V::splat(3),
                 five: V::splat(5),
                 empty: V::splat(63),
-                top: V::splat(1 << 63),
                 trick: V::splat(1 << 32),
                 limit: V::splat(u64::from(limit) << 32),
             }

@@ -11,9 +11,13 @@ use super::{Batch, REFILL64, Soa, Special};
 use crate::engine::kinds64::{Consts, Group, MAX_FACES};
 use crate::engine::vec64::Vec64;
 
-/// The kinds of the queued games' hands and piles, in `kinds64.rs`'s form (`Group`'s `va`,
-/// `vb`, `pv` and `pr`), converted from their planes by [`convert`].
+/// The face planes and kinds of the queued games' hands and piles, in `kinds64.rs`'s form
+/// (`Group`'s `fa`, `fb` and `pf`, reversed: card `i` at bit `63 - i`; `va`, `vb`, `pv` and
+/// `pr`), converted from their planes by [`convert`].
 pub(super) struct KindsSoa {
+    fa: Vec<u64>,
+    fb: Vec<u64>,
+    pf: Vec<u64>,
     va: Vec<u64>,
     vb: Vec<u64>,
     pv: Vec<u64>,
@@ -24,6 +28,9 @@ impl KindsSoa {
     pub(super) fn new(len: usize) -> KindsSoa {
         let v = || vec![0; len];
         KindsSoa {
+            fa: v(),
+            fb: v(),
+            pf: v(),
             va: v(),
             vb: v(),
             pv: v(),
@@ -44,6 +51,9 @@ pub(super) fn convert<V: Vec64>(v: V, batch: &mut Batch<u64>) -> bool {
     for i in 0..len {
         let (fa, fb, pf) = (s.fa[i], s.fb[i], s.pf[i]);
         most = most.max(fa.count_ones() + fb.count_ones() + pf.count_ones());
+        k.fa[i] = fa.reverse_bits();
+        k.fb[i] = fb.reverse_bits();
+        k.pf[i] = pf.reverse_bits();
         k.va[i] = v.face_kinds(fa, s.la[i], s.ha[i]);
         k.vb[i] = v.face_kinds(fb, s.lb[i], s.hb[i]);
         // The pile's form (see `Group::pv`): the hand form with bit 0 flipped, rotated right by
@@ -145,13 +155,13 @@ fn refill<V: Vec64>(
     // SAFETY: every array holds at least `total >= at + fresh` values, and the load reads
     // `fresh` of them from `at`.
     let ld = |x: V, v: &Vec<u64>| unsafe { x.expand_load(lanes, v.as_ptr().add(at)) };
-    g.fa = ld(g.fa, &soa.fa);
-    g.fb = ld(g.fb, &soa.fb);
+    g.fa = ld(g.fa, &kinds.fa);
+    g.fb = ld(g.fb, &kinds.fb);
     g.va = ld(g.va, &kinds.va);
     g.vb = ld(g.vb, &kinds.vb);
     g.na = ld(g.na, &soa.na);
     g.nb = ld(g.nb, &soa.nb);
-    g.pf = ld(g.pf, &soa.pf);
+    g.pf = ld(g.pf, &kinds.pf);
     g.pv = ld(g.pv, &kinds.pv);
     g.pr = ld(g.pr, &kinds.pr);
     g.n = ld(g.n, &soa.n);
