@@ -253,6 +253,10 @@ pub trait Packed: Copy + Send + Sync + 'static {
     fn fix(&mut self, at: u32, kind: Card);
     /// Fixes every unknown card to `kind`.
     fn fill(self, kind: Card) -> Self;
+    /// `*x`, read a `u64` at a time: the deal is written that way (by [`Packed::fix`]), and a wider
+    /// load of it right after the narrow stores misses store forwarding (a stall of a dozen
+    /// cycles or more, once a node).
+    fn fresh(x: &Self) -> Self;
 }
 
 impl Packed for u128 {
@@ -280,6 +284,12 @@ impl Packed for u128 {
         let unknown = d & (d >> 1) & (d >> 2) & (d >> 3) & (u128::MAX / 0xF);
         d ^ (unknown * (UNKNOWN ^ kind) as u128)
     }
+    #[inline(always)]
+    fn fresh(x: &u128) -> u128 {
+        // SAFETY: `x` is a reference to an initialised, aligned `u128`; a volatile `u128` load
+        // is two `u64` loads in general registers.
+        unsafe { std::ptr::read_volatile(x) }
+    }
 }
 
 impl Packed for [u128; 2] {
@@ -301,6 +311,10 @@ impl Packed for [u128; 2] {
     #[inline(always)]
     fn fill(self, kind: Card) -> Self {
         [self[0].fill(kind), self[1].fill(kind)]
+    }
+    #[inline(always)]
+    fn fresh(x: &Self) -> Self {
+        [u128::fresh(&x[0]), u128::fresh(&x[1])]
     }
 }
 
@@ -663,19 +677,26 @@ impl<W: Width> Node<W> {
         }
     }
 
-    /// A copy for a child, the fields [`Node::trick`] writes read one by one (see
-    /// [`Game::fresh_copy`]).
+    /// A copy for a child, every field read one by one at its own width (see
+    /// [`Game::fresh_copy`]): [`Node::trick`] and [`fix`] have just written them so, and a
+    /// struct copy's wide loads would miss store forwarding.
     #[inline(always)]
     fn fork(&self) -> Node<W> {
         // SAFETY: each pointer comes from a reference to an initialised, aligned field.
         let v = |x: &W| unsafe { std::ptr::read_volatile(x) };
         let v64 = |x: &u64| unsafe { std::ptr::read_volatile(x) };
+        let v32 = |x: &u32| unsafe { std::ptr::read_volatile(x) };
+        let v8 = |x: &u8| unsafe { std::ptr::read_volatile(x) };
         Node {
             game: self.game.fresh_copy(),
+            deal: W::Deal::fresh(&self.deal),
             unknown: [v(&self.unknown[0]), v(&self.unknown[1])],
+            unread: [v32(&self.unread[0]), v32(&self.unread[1])],
+            present: v8(&self.present),
+            remaining: std::array::from_fn(|k| v8(&self.remaining[k])),
+            weight_index: v32(&self.weight_index),
             tricks: v64(&self.tricks),
             cards: v64(&self.cards),
-            ..*self
         }
     }
 
@@ -820,13 +841,15 @@ fn advance<W: Width>(
     scratch: &mut Scratch<W>,
 ) -> bool {
     if node.present & node.present.wrapping_sub(1) == 0 {
-        if node.present != 0 {
+        let deal = if node.present != 0 {
             // Every unread card is now determined: fix them all.
-            fill_unknowns(node);
-        }
+            fill_unknowns(node)
+        } else {
+            W::Deal::fresh(&node.deal)
+        };
         if ctx.lanes {
             let leaf = Leaf {
-                deal: node.deal,
+                deal,
                 tricks: node.tricks,
                 cards: node.cards,
             };
@@ -872,7 +895,7 @@ fn push_last<W: Width>(
     game.set_all(0, W::ONE, kind as Card);
     game.set_all(0, node.unknown[p] & !W::ONE, rest as Card);
     game.set_all(1, node.unknown[p ^ 1], rest as Card);
-    let mut deal = node.deal;
+    let mut deal = W::Deal::fresh(&node.deal);
     deal.fix(ctx.offset[p] + ctx.dealt[p] - node.unread[p], kind as Card);
     let leaf = Leaf {
         deal: deal.fill(rest as Card),
@@ -972,18 +995,21 @@ fn fix<W: Width>(ctx: &Ctx, c: &mut Node<W>, kind: usize) {
     c.unread[p] -= 1;
 }
 
-/// Fixes every unread card to the one kind left.
-fn fill_unknowns<W: Width>(node: &mut Node<W>) {
+/// Fixes every unread card to the one kind left; returns the deal (as [`Packed::fresh`] would
+/// read it: not read back from the node).
+fn fill_unknowns<W: Width>(node: &mut Node<W>) -> W::Deal {
     let kind = node.present.trailing_zeros() as usize;
     for p in 0..2 {
         node.game.set_all(p, node.unknown[p], kind as Card);
         node.unknown[p] = W::ZERO;
         node.unread[p] = 0;
     }
-    node.deal = node.deal.fill(kind as Card);
+    let deal = W::Deal::fresh(&node.deal).fill(kind as Card);
+    node.deal = deal;
     node.remaining = [0; KINDS];
     node.present = 0;
     node.weight_index = 0;
+    deal
 }
 
 /// The smallest deal of the subtree: the unfixed places filled with the remaining cards in order.
@@ -1059,7 +1085,10 @@ fn explore<W: Width>(
     scratch: &mut Scratch<W>,
 ) {
     while advance(ctx, node, stats, scratch) {
-        let present = node.present;
+        // A byte load: `fix` has just stored this byte and its neighbour, and the wider load the
+        // compiler otherwise makes of it misses store forwarding (the worst stall of the walk).
+        // SAFETY: a reference to an initialised `u8`.
+        let present = unsafe { std::ptr::read_volatile(&node.present) };
         let keep = present.trailing_zeros() as usize;
         let mut kinds = present & (present - 1);
         let last = kinds.trailing_zeros() as usize;

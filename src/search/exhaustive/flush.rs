@@ -41,7 +41,7 @@ pub(super) fn push_narrow(
     game: AbGame<u32>,
 ) {
     if scratch.lanes.tally {
-        if !queue(ctx, stats, &mut scratch.lanes.batch, &leaf, &game) {
+        if !queue(ctx, stats, &mut scratch.lanes.batch, leaf, &game) {
             return;
         }
     } else {
@@ -65,7 +65,7 @@ pub(super) fn push_wide(
     game: AbGame<u64>,
 ) {
     if wide_tally(ctx, &scratch.lanes) {
-        if !queue(ctx, stats, &mut scratch.lanes.batch, &leaf, &game) {
+        if !queue(ctx, stats, &mut scratch.lanes.batch, leaf, &game) {
             return;
         }
     } else {
@@ -92,7 +92,7 @@ fn queue<W: Width + TallyPlane>(
     ctx: &Ctx,
     stats: &mut ExhaustiveStats,
     batch: &mut Batch<W>,
-    leaf: &Leaf<W>,
+    leaf: Leaf<W>,
     game: &AbGame<W>,
 ) -> bool {
     if let Some(winner) = game.over_at_start() {
