@@ -10,8 +10,8 @@
 //!   stops, and a game stops at the first position found in the table.
 //!
 //! The ratio `tricks / tricks still played` is the most such a memory could save, before the
-//! cost of a lookup at every trick (a hash and a likely cache miss, where the lanes play a trick
-//! in about ten nanoseconds). The positions are packed with `Position::pack`, so decks of up to
+//! cost of a lookup at every trick (a hash and a likely cache miss, where the lanes spend about
+//! 100 ns on a whole game of 44 cards: docs/performance.md). The positions are packed with `Position::pack`, so decks of up to
 //! 52 cards; the unbounded set makes it practical only to about 16 cards.
 //!
 //! ```text
