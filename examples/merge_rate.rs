@@ -11,8 +11,9 @@
 //!
 //! The ratio `tricks / tricks still played` is the most such a memory could save, before the
 //! cost of a lookup at every trick (a hash and a likely cache miss, where the lanes spend about
-//! 100 ns on a whole game of 44 cards: docs/performance.md). The positions are packed with `Position::pack`, so decks of up to
-//! 52 cards; the unbounded set makes it practical only to about 16 cards.
+//! 100 ns on a whole game of 44 cards: docs/performance.md). The positions are packed with
+//! `Position::pack`, so decks of up to 52 cards; the unbounded set makes it practical only to
+//! about 16 cards.
 //!
 //! ```text
 //! cargo run --release --example merge_rate -- --deck 8-2J2Q2K2A --table-bits 16,20,24
@@ -74,12 +75,12 @@ fn main() -> anyhow::Result<()> {
     let mut seen: HashSet<u128> = HashSet::new();
     let mut tables: Vec<Table> = args.table_bits.iter().map(|&b| Table::new(b)).collect();
     let mut still_cached = vec![0u64; tables.len()];
-    let mut path: Vec<u128> = Vec::new();
+    let (mut keys, mut path): (Vec<u128>, Vec<u128>) = (Vec::new(), Vec::new());
     let (mut deals, mut tricks, mut still_merged) = (0u64, 0u64, 0u64);
     loop {
         deals += 1;
         let mut pos = Position::new(cards[..half].to_vec(), cards[half..].to_vec(), 0);
-        let mut keys: Vec<u128> = Vec::new();
+        keys.clear();
         let mut played = 0u64;
         loop {
             keys.push(pos.pack().expect("a deck of at most 52 cards"));
@@ -93,9 +94,7 @@ fn main() -> anyhow::Result<()> {
         // The unbounded memory: the game is played up to the first position seen before.
         let first_seen = keys.iter().position(|k| !seen.insert(*k));
         still_merged += first_seen.unwrap_or(keys.len()) as u64;
-        keys.iter().for_each(|k| {
-            seen.insert(*k);
-        });
+        seen.extend(keys.iter().copied());
         // Each bounded table: the same with what the table still holds.
         for (table, still) in tables.iter_mut().zip(still_cached.iter_mut()) {
             path.clear();

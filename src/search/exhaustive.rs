@@ -995,8 +995,8 @@ fn fix<W: Width>(ctx: &Ctx, c: &mut Node<W>, kind: usize) {
     c.unread[p] -= 1;
 }
 
-/// Fixes every unread card to the one kind left; returns the deal (as [`Packed::fresh`] would
-/// read it: not read back from the node).
+/// Fixes every unread card to the one kind left; returns the deal it wrote, so that the caller
+/// need not read it back from the node (see [`Packed::fresh`]).
 fn fill_unknowns<W: Width>(node: &mut Node<W>) -> W::Deal {
     let kind = node.present.trailing_zeros() as usize;
     for p in 0..2 {
