@@ -86,7 +86,9 @@ fn wide_tally(ctx: &Ctx, bulk: &Bulk64) -> bool {
 
 /// Puts `game` (of `leaf`) into `batch`, or records it at once when it is over before its first
 /// move (the lanes take only games with a move to make; none reaches here in practice: a leaf is
-/// made when a player is about to play). Whether it was queued.
+/// made when a player is about to play). Whether it was queued. `leaf` comes by value: taken by
+/// reference it was built on the stack and copied into the batch by wide loads of fresh narrow
+/// stores, a store-forwarding stall at every leaf (docs/performance.md).
 #[inline(always)]
 fn queue<W: Width + TallyPlane>(
     ctx: &Ctx,
