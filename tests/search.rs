@@ -430,6 +430,7 @@ fn bad_input_exits_2() {
             &dir,
         ],
         vec!["search", "random", "--threads", "0"],
+        vec!["search", "exhaustive", "--deck", "4-1J", "--shard", "0/0"],
     ] {
         let out = ansatz(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -438,6 +439,33 @@ fn bad_input_exits_2() {
             err.starts_with("ansatz: ") && err.lines().count() == 1,
             "{args:?}: {err}"
         );
+    }
+    // The message names what is wrong, not a range that cannot hold.
+    for (args, says) in [
+        (
+            vec!["search", "random", "--players", "1"],
+            "at least 2 players",
+        ),
+        (
+            vec!["search", "random", "--deck", "0-1J"],
+            "deck 0-1J holds 1 card, too few",
+        ),
+        (
+            vec!["search", "exhaustive", "--deck", "4-1J", "--shard", "0/0"],
+            "the count of slices must be at least 1",
+        ),
+    ] {
+        let err = String::from_utf8_lossy(&ansatz(&args).stderr).into_owned();
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    // No deals to play is refused by the argument parser (exit 2), not reported as a run.
+    for args in [
+        vec!["search", "random", "--games", "0"],
+        vec!["bench", "--games", "0"],
+    ] {
+        let out = ansatz(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
 

@@ -24,7 +24,7 @@ names the engine that ran (auto picks the lanes where the processor has AVX-512 
 ANSATZ_ISA=avx2 or portable forces a smaller instruction set, for comparisons).")]
 pub struct Args {
     /// Number of deals to play.
-    #[arg(long, default_value_t = 2_000_000)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), default_value_t = 2_000_000)]
     games: u64,
     /// Seed of the deals.
     #[arg(long, default_value_t = 1)]

@@ -54,7 +54,7 @@ with c % N == I and writes a shard file for `ansatz merge` (no --plot); --hosts 
 (chunk c on worker c % workers; process 0 prints and keeps the checkpoint for --resume).")]
 pub struct RandomArgs {
     /// Number of deals to play.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), default_value_t = 1_000_000)]
     games: u64,
     /// Seed of the deals.
     #[arg(long, default_value_t = 1)]

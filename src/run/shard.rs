@@ -29,7 +29,9 @@ pub struct Shard {
 pub enum ShardError {
     #[error("--shard {0:?}: expected I/N with 0 <= I < N, e.g. 0/4")]
     Syntax(String),
-    #[error("--shard {index}/{count}: the index must be below the count (0-based: 0/{count} .. {last}/{count})", last = count.saturating_sub(1))]
+    #[error("--shard {index}/0: the count of slices must be at least 1")]
+    NoSlices { index: u32 },
+    #[error("--shard {index}/{count}: the index must be below the count (0-based: 0/{count} .. {last}/{count})", last = count - 1)]
     OutOfRange { index: u32, count: u32 },
 }
 
@@ -40,7 +42,10 @@ impl FromStr for Shard {
         let (i, n) = s.trim().split_once('/').ok_or_else(syntax)?;
         let index: u32 = i.trim().parse().map_err(|_| syntax())?;
         let count: u32 = n.trim().parse().map_err(|_| syntax())?;
-        if count == 0 || index >= count {
+        if count == 0 {
+            return Err(ShardError::NoSlices { index });
+        }
+        if index >= count {
             return Err(ShardError::OutOfRange { index, count });
         }
         Ok(Shard { index, count })
@@ -287,7 +292,7 @@ mod tests {
         ));
         assert!(matches!(
             "0/0".parse::<Shard>(),
-            Err(ShardError::OutOfRange { .. })
+            Err(ShardError::NoSlices { index: 0 })
         ));
         for bad in ["", "1", "a/2", "1/b", "-1/3", "1/2/3"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad:?}");

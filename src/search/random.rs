@@ -35,8 +35,11 @@ pub struct RandomConfig {
 
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum ConfigError {
+    #[error("--players {players}: a game needs at least 2 players")]
+    TooFewPlayers { players: usize },
     #[error(
-        "{players} players need at least 2 and at most {cards} (one card each) for deck {deck}"
+        "--players {players}: deck {deck} holds {cards} card{s}, too few to deal one to each player",
+        s = if *cards == 1 { "" } else { "s" }
     )]
     Players {
         players: usize,
@@ -116,7 +119,10 @@ impl RandomConfig {
 
 /// Checks a player count against a deck: at least 2, at most one card each.
 pub fn check_players(deck: &DeckSpec, players: usize) -> Result<(), ConfigError> {
-    if players < 2 || players > deck.total() {
+    if players < 2 {
+        return Err(ConfigError::TooFewPlayers { players });
+    }
+    if players > deck.total() {
         return Err(ConfigError::Players {
             players,
             cards: deck.total(),
