@@ -1,0 +1,34 @@
+#!/bin/bash
+# Commits the census slices that scripts/census-past-32.sh has finished since the last commit, so a
+# fresh clone resumes with only the slices left (shards/README.md). For each n, it adds the new
+# shard files of shards/census/ (nothing else: other changes in the work tree stay out of the
+# commit, but anything already staged goes in, so stage nothing else meanwhile), brings the
+# "n = N: K of 64 (...)" entry of shards/README.md up to date, and commits both.
+# Usage: scripts/commit-census-slices.sh [N...]   (default n = 26 28 30 32 34 36)
+# Safe to run at any time, beside a running census: a slice's shard file is written atomically
+# once the slice is done, and a slice still running has only its (ignored) checkpoint.
+set -euo pipefail
+cd "$(git rev-parse --show-toplevel)"
+ns=("$@")
+[ ${#ns[@]} -gt 0 ] || ns=(26 28 30 32 34 36)
+dir=shards/census slices=64
+for n in "${ns[@]}"; do
+  stem="exhaustive-$n-2J2Q2K2A-2p"
+  new=$(git ls-files --others --exclude-standard "$dir" | grep -E "/$stem\.shard-[0-9]+-of-$slices\.bin$" || true)
+  [ -n "$new" ] || continue
+  idx=$(ls "$dir/$stem".shard-*-of-$slices.bin | sed 's/.*shard-\([0-9]*\)-of.*/\1/' | sort -n)
+  count=$(echo "$idx" | wc -l)
+  max=$(echo "$idx" | tail -1)
+  if [ "$idx" == "$(seq 0 "$max")" ]; then desc="slices 0–$max"; else desc="slices $(echo $idx | tr ' ' ',')"; fi
+  if ! grep -q "n = $n: [0-9]* of $slices" shards/README.md; then
+    echo "shards/README.md has no 'n = $n: K of $slices (...)' entry: add one by hand" >&2
+    exit 2
+  fi
+  sed -i -E "s/n = $n: [0-9]+ of $slices \([^)]*\)/n = $n: $count of $slices ($desc)/" shards/README.md
+  first=$(echo "$new" | sed 's/.*shard-\([0-9]*\)-of.*/\1/' | sort -n | head -1)
+  last=$(echo "$new" | sed 's/.*shard-\([0-9]*\)-of.*/\1/' | sort -n | tail -1)
+  # shellcheck disable=SC2086 # one file name a word (they hold no spaces)
+  git add $new shards/README.md
+  git commit -qm "census: slices $first-$last of $slices of $n-2J2Q2K2A, $count of $slices done (scripts/census-past-32.sh)"
+  git log --oneline -1
+done
