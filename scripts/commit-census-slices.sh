@@ -1,9 +1,8 @@
 #!/bin/bash
 # Commits the census slices that scripts/census-past-32.sh has finished since the last commit, so a
 # fresh clone resumes with only the slices left (shards/README.md). For each n, it adds the new
-# shard files of shards/census/ (nothing else: other changes in the work tree stay out of the
-# commit, but anything already staged goes in, so stage nothing else meanwhile), brings the
-# "n = N: K of 64 (...)" entry of shards/README.md up to date, and commits both.
+# shard files of shards/census/, brings the "n = N: K of 64 (...)" entry of shards/README.md up to
+# date, and commits those files alone (other changes, staged or not, stay out of the commit).
 # Usage: scripts/commit-census-slices.sh [N...]   (default n = 26 28 30 32 34 36)
 # Safe to run at any time, beside a running census: a slice's shard file is written atomically
 # once the slice is done, and a slice still running has only its (ignored) checkpoint.
@@ -28,7 +27,7 @@ for n in "${ns[@]}"; do
   first=$(echo "$new" | sed 's/.*shard-\([0-9]*\)-of.*/\1/' | sort -n | head -1)
   last=$(echo "$new" | sed 's/.*shard-\([0-9]*\)-of.*/\1/' | sort -n | tail -1)
   # shellcheck disable=SC2086 # one file name a word (they hold no spaces)
-  git add $new shards/README.md
-  git commit -qm "census: slices $first-$last of $slices of $n-2J2Q2K2A, $count of $slices done (scripts/census-past-32.sh)"
+  git add $new
+  git commit -q -m "census: slices $first-$last of $slices of $n-2J2Q2K2A, $count of $slices done (scripts/census-past-32.sh)" -- $new shards/README.md
   git log --oneline -1
 done
