@@ -1,9 +1,9 @@
 #!/bin/bash
 # The census of 2J2Q2K2A + n past 32 cards (issue 25, Table 1 toward n = 36) as job arrays: each
 # deck in 64 slices (`search exhaustive --shard I/64`), each finished slice's shard file kept in
-# shards/census/ (commit it, scripts/commit-census-slices.sh: a fresh clone then resumes with the
-# slices left), then merged into
-# the deck's result file in OUT and the census table rebuilt from OUT.
+# shards/census/ (commit it with scripts/commit-census-slices.sh: a fresh clone then resumes with
+# the slices left), then merged into the deck's result file in OUT and the census table rebuilt
+# from OUT.
 # Usage: scripts/census-past-32.sh [OUT] [N...]   (default out/table1, n = 26 28 30 32 34 36)
 # Resumable: a slice whose shard file exists is skipped, an interrupted slice continues from its
 # checkpoint (beside the shard files, ignored by git). Run as many copies as there are machines,

@@ -11,11 +11,13 @@ cd "$(git rev-parse --show-toplevel)"
 ns=("$@")
 [ ${#ns[@]} -gt 0 ] || ns=(26 28 30 32 34 36)
 dir=shards/census slices=64
+# The slice numbers of shard file names, one a line, in order.
+slice_numbers() { sed 's/.*shard-\([0-9]*\)-of.*/\1/' | sort -n; }
 for n in "${ns[@]}"; do
   stem="exhaustive-$n-2J2Q2K2A-2p"
   new=$(git ls-files --others --exclude-standard "$dir" | grep -E "/$stem\.shard-[0-9]+-of-$slices\.bin$" || true)
   [ -n "$new" ] || continue
-  idx=$(ls "$dir/$stem".shard-*-of-$slices.bin | sed 's/.*shard-\([0-9]*\)-of.*/\1/' | sort -n)
+  idx=$(ls "$dir/$stem".shard-*-of-$slices.bin | slice_numbers)
   count=$(echo "$idx" | wc -l)
   max=$(echo "$idx" | tail -1)
   if [ "$idx" == "$(seq 0 "$max")" ]; then desc="slices 0–$max"; else desc="slices $(echo $idx | tr ' ' ',')"; fi
@@ -24,8 +26,8 @@ for n in "${ns[@]}"; do
     exit 2
   fi
   sed -i -E "s/n = $n: [0-9]+ of $slices \([^)]*\)/n = $n: $count of $slices ($desc)/" shards/README.md
-  first=$(echo "$new" | sed 's/.*shard-\([0-9]*\)-of.*/\1/' | sort -n | head -1)
-  last=$(echo "$new" | sed 's/.*shard-\([0-9]*\)-of.*/\1/' | sort -n | tail -1)
+  first=$(echo "$new" | slice_numbers | head -1)
+  last=$(echo "$new" | slice_numbers | tail -1)
   # shellcheck disable=SC2086 # one file name a word (they hold no spaces)
   git add $new
   git commit -q -m "census: slices $first-$last of $slices of $n-2J2Q2K2A, $count of $slices done (scripts/census-past-32.sh)" -- $new shards/README.md
