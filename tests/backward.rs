@@ -320,9 +320,11 @@ fn predecessors_command_prints_checked_positions() {
     assert!(v.contains(&"--K---A----AAJ--J--------K---------Q-Q-K---Q-KAQJ-/J- (1)".to_string()));
     let o = ansatz(&["predecessors", "J--/-J- (2)"]);
     assert_eq!(stdout(&o), "-J--/J- (2)\n--J--/J (1)\n");
-    // No predecessor: an empty list, exit 0.
+    // No predecessor: an empty list, exit 1 (nothing found), as the README's exit codes say.
     let o = ansatz(&["predecessors", "--json", "--/-- (1)"]);
-    assert_eq!((code(&o), stdout(&o).trim()), (0, "[]"));
+    assert_eq!((code(&o), stdout(&o).trim()), (1, "[]"));
+    let o = ansatz(&["predecessors", "--/-- (1)"]);
+    assert_eq!((code(&o), stdout(&o).as_str()), (1, ""));
 }
 
 #[test]

@@ -21,8 +21,8 @@ Examples:
 The pile of the last trick is a suffix of the hand of the player to move (the trick's winner);
 each suffix and leader that replays as a whole trick gives one predecessor (rules.md, Playing
 backwards). Every predecessor printed is checked by playing its trick forward. A position with
-no predecessor prints nothing (or []) and exits 0. A position with an empty hand has none: a
-trick that empties a hand ends the game.")]
+no predecessor prints nothing (or []) and exits 1, like every command that finds nothing. A
+position with an empty hand has none: a trick that empties a hand ends the game.")]
 pub struct Args {
     /// The position: HAND1/HAND2 [(1)|(2)], top card first.
     #[arg(allow_hyphen_values = true)]
@@ -51,5 +51,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         out.flush()?;
     }
-    Ok(ExitCode::SUCCESS)
+    // Exit 1 on an empty answer, as mutate, family and extend do, so a script can tell
+    // "no predecessor" from a list without reading it.
+    Ok(if preds.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
