@@ -28,8 +28,9 @@ for n in "${ns[@]}"; do
   sed -i -E "s/n = $n: [0-9]+ of $slices \([^)]*\)/n = $n: $count of $slices ($desc)/" shards/README.md
   first=$(echo "$new" | slice_numbers | head -1)
   last=$(echo "$new" | slice_numbers | tail -1)
+  if [ "$first" == "$last" ]; then what="slice $first"; else what="slices $first-$last"; fi
   # shellcheck disable=SC2086 # one file name a word (they hold no spaces)
   git add $new
-  git commit -q -m "census: slices $first-$last of $slices of $n-2J2Q2K2A, $count of $slices done (scripts/census-past-32.sh)" -- $new shards/README.md
+  git commit -q -m "census: $what of $slices of $n-2J2Q2K2A, $count of $slices done (scripts/census-past-32.sh)" -- $new shards/README.md
   git log --oneline -1
 done
