@@ -20,7 +20,7 @@ for n in "${ns[@]}"; do
   idx=$(ls "$dir/$stem".shard-*-of-$slices.bin | slice_numbers)
   count=$(echo "$idx" | wc -l)
   max=$(echo "$idx" | tail -1)
-  if [ "$max" == 0 ]; then desc="slice 0"; elif [ "$idx" == "$(seq 0 "$max")" ]; then desc="slices 0–$max"; else desc="slices $(echo $idx | tr ' ' ',')"; fi
+  if [ "$count" == 1 ]; then desc="slice $max"; elif [ "$idx" == "$(seq 0 "$max")" ]; then desc="slices 0–$max"; else desc="slices $(echo $idx | tr ' ' ',')"; fi
   if ! grep -q "n = $n: [0-9]* of $slices" shards/README.md; then
     echo "shards/README.md has no 'n = $n: K of $slices (...)' entry: add one by hand" >&2
     exit 2
