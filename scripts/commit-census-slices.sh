@@ -14,23 +14,32 @@ dir=shards/census slices=64
 # The slice numbers of shard file names, one a line, in order.
 slice_numbers() { sed 's/.*shard-\([0-9]*\)-of.*/\1/' | sort -n; }
 for n in "${ns[@]}"; do
-  stem="exhaustive-$n-2J2Q2K2A-2p"
-  new=$(git ls-files --others --exclude-standard "$dir" | grep -E "/$stem\.shard-[0-9]+-of-$slices\.bin$" || true)
-  [ -n "$new" ] || continue
-  idx=$(ls "$dir/$stem".shard-*-of-$slices.bin | slice_numbers)
-  count=$(echo "$idx" | wc -l)
-  max=$(echo "$idx" | tail -1)
-  if [ "$count" == 1 ]; then desc="slice $max"; elif [ "$idx" == "$(seq 0 "$max")" ]; then desc="slices 0–$max"; else desc="slices $(echo $idx | tr ' ' ',')"; fi
-  if ! grep -q "n = $n: [0-9]* of $slices" shards/README.md; then
-    echo "shards/README.md has no 'n = $n: K of $slices (...)' entry: add one by hand" >&2
-    exit 2
-  fi
-  sed -i -E "s/n = $n: [0-9]+ of $slices \([^)]*\)/n = $n: $count of $slices ($desc)/" shards/README.md
-  first=$(echo "$new" | slice_numbers | head -1)
-  last=$(echo "$new" | slice_numbers | tail -1)
-  if [ "$first" == "$last" ]; then what="slice $first"; else what="slices $first-$last"; fi
-  # shellcheck disable=SC2086 # one file name a word (they hold no spaces)
-  git add $new
-  git commit -q -m "census: $what of $slices of $n-2J2Q2K2A, $count of $slices done (scripts/census-past-32.sh)" -- $new shards/README.md
-  git log --oneline -1
+  # An odd n is two rows (scripts/census-past-32.sh): the extra card with player 1, then with
+  # player 2, whose files end in -extra2 and whose entry is "n = N, extra card 2: K of 64 (...)".
+  extras=(1)
+  [ $((n % 2)) = 0 ] || extras=(1 2)
+  for e in "${extras[@]}"; do
+    stem="exhaustive-$n-2J2Q2K2A-2p" label="n = $n" row="$n-2J2Q2K2A"
+    if [ "$e" = 2 ]; then
+      stem+="-extra2" label+=", extra card 2" row+=" (extra card 2)"
+    fi
+    new=$(git ls-files --others --exclude-standard "$dir" | grep -E "/$stem\.shard-[0-9]+-of-$slices\.bin$" || true)
+    [ -n "$new" ] || continue
+    idx=$(ls "$dir/$stem".shard-*-of-$slices.bin | slice_numbers)
+    count=$(echo "$idx" | wc -l)
+    max=$(echo "$idx" | tail -1)
+    if [ "$count" == 1 ]; then desc="slice $max"; elif [ "$idx" == "$(seq 0 "$max")" ]; then desc="slices 0–$max"; else desc="slices $(echo $idx | tr ' ' ',')"; fi
+    if ! grep -q "$label: [0-9]* of $slices" shards/README.md; then
+      echo "shards/README.md has no '$label: K of $slices (...)' entry: add one by hand" >&2
+      exit 2
+    fi
+    sed -i -E "s/$label: [0-9]+ of $slices \([^)]*\)/$label: $count of $slices ($desc)/" shards/README.md
+    first=$(echo "$new" | slice_numbers | head -1)
+    last=$(echo "$new" | slice_numbers | tail -1)
+    if [ "$first" == "$last" ]; then what="slice $first"; else what="slices $first-$last"; fi
+    # shellcheck disable=SC2086 # one file name a word (they hold no spaces)
+    git add $new
+    git commit -q -m "census: $what of $slices of $row, $count of $slices done (scripts/census-past-32.sh)" -- $new shards/README.md
+    git log --oneline -1
+  done
 done
