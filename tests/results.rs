@@ -233,20 +233,7 @@ fn checkpoints_and_shard_files_never_go_under_results() {
 /// listed with its deals).
 #[test]
 fn the_listed_census_cycles_replay_with_the_reference_engine() {
-    let mut decks: Vec<String> = std::fs::read_dir(root().join("results/census"))
-        .unwrap()
-        .filter_map(|e| {
-            let name = e.unwrap().file_name().into_string().unwrap();
-            Some(
-                name.strip_prefix("cycles-")?
-                    .strip_suffix(".txt")?
-                    .to_string(),
-            )
-        })
-        .collect();
-    decks.sort();
-    assert!(decks.contains(&"30-2J2Q2K2A".to_string()), "{decks:?}");
-    for deck in &decks {
+    for deck in &census_cycles_decks() {
         listed_cycles_replay(deck);
     }
 }
@@ -257,14 +244,8 @@ fn the_listed_census_cycles_replay_with_the_reference_engine() {
 /// make the script fail.
 #[test]
 fn the_census_cycles_files_are_what_the_script_writes() {
-    for e in std::fs::read_dir(root().join("results/census")).unwrap() {
-        let name = e.unwrap().file_name().into_string().unwrap();
-        let Some(deck) = name
-            .strip_prefix("cycles-")
-            .and_then(|n| n.strip_suffix(".txt"))
-        else {
-            continue;
-        };
+    for deck in &census_cycles_decks() {
+        let name = format!("cycles-{deck}.txt");
         let o = Command::new("bash")
             .arg("scripts/census-cycles.sh")
             .arg(deck)
@@ -280,6 +261,24 @@ fn the_census_cycles_files_are_what_the_script_writes() {
         let want = std::fs::read_to_string(root().join("results/census").join(&name)).unwrap();
         assert_eq!(String::from_utf8(o.stdout).unwrap(), want, "{name}");
     }
+}
+
+/// The decks with a `results/census/cycles-DECK.txt`, sorted (n = 30 at least).
+fn census_cycles_decks() -> Vec<String> {
+    let mut decks: Vec<String> = std::fs::read_dir(root().join("results/census"))
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            Some(
+                name.strip_prefix("cycles-")?
+                    .strip_suffix(".txt")?
+                    .to_string(),
+            )
+        })
+        .collect();
+    decks.sort();
+    assert!(decks.contains(&"30-2J2Q2K2A".to_string()), "{decks:?}");
+    decks
 }
 
 /// [`the_listed_census_cycles_replay_with_the_reference_engine`] for one deck (an even one: the
