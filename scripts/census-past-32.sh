@@ -26,10 +26,11 @@ for n in "${ns[@]}"; do
   extras=(1)
   [ $((n % 2)) = 0 ] || extras=(1 2)
   for e in "${extras[@]}"; do
-    stem="exhaustive-$deck-2p$([ "$e" = 2 ] && echo -extra2 || true)"
-    row="$deck$([ "$e" = 2 ] && echo " (extra card 2)" || true)"
-    extra=()
-    [ $((n % 2)) = 0 ] || extra=(--extra-card "$e")
+    stem="exhaustive-$deck-2p" row="$deck" extra=()
+    [ ${#extras[@]} = 1 ] || extra=(--extra-card "$e")
+    if [ "$e" = 2 ]; then
+      stem+="-extra2" row+=" (extra card 2)"
+    fi
     for ((i = start; i < slices; i += step)); do
       file="$dir/$stem.shard-$i-of-$slices.bin"
       [ -s "$file" ] && continue
