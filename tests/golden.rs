@@ -323,10 +323,21 @@ fn golden_search() {
         "--json",
         "-q",
     ];
+    // The every-deal path, so that its shards say which path counted them.
+    let naive = [
+        "search",
+        "exhaustive",
+        "--deck",
+        "8-2J2Q2K",
+        "--naive",
+        "--json",
+        "-q",
+    ];
     for (tag, base) in [
         ("random", &random[..]),
         ("exhaustive", &exhaustive),
         ("odd", &odd),
+        ("naive", &naive),
     ] {
         let single = format!("{tag}-single");
         let shards = format!("{tag}-shards");

@@ -3,6 +3,8 @@
 
 use std::io::{self, BufWriter, Write};
 
+use serde_json::Value;
+
 use thiserror::Error;
 
 /// Bad input found at the edge (exit code 2); the message names the problem.
@@ -19,7 +21,7 @@ impl Out {
     }
 
     /// Prints one JSON value on its own line.
-    pub fn json(&mut self, value: &serde_json::Value) -> io::Result<()> {
+    pub fn json(&mut self, value: &Value) -> io::Result<()> {
         serde_json::to_writer(&mut self.0, value)?;
         self.0.write_all(b"\n")?;
         self.0.flush()
@@ -87,7 +89,12 @@ pub fn run_job<J: crate::run::Job>(
                     .into_iter()
                     .flatten()
                     .filter(|(k, _)| *k != "shard" && *k != "file")
-                    .map(|(k, v)| format!("{v} {k}"))
+                    // "150071 deals", but "method prefix-sharing" and "wins [75, 80]".
+                    .map(|(k, v)| match v {
+                        Value::Number(n) => format!("{n} {k}"),
+                        Value::String(s) => format!("{k} {s}"),
+                        v => format!("{k} {v}"),
+                    })
                     .collect();
                 writeln!(
                     out,

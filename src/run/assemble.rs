@@ -327,7 +327,7 @@ impl Job for AssembleJob {
         }
     }
 
-    fn summary(part: &AssemblePart) -> Value {
+    fn summary(&self, part: &AssemblePart) -> Value {
         let (mut units, mut decks, mut families, mut elapsed) = (0, 0, 0, Vec::new());
         for r in &part.records {
             match r {

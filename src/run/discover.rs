@@ -214,7 +214,7 @@ impl Job for DiscoverJob<'_> {
         }
     }
 
-    fn summary((d, _, _): &DiscoverPart) -> Value {
+    fn summary(&self, (d, _, _): &DiscoverPart) -> Value {
         json!({
             "balanced_cycles": d.balanced_cycles.len(),
             "balanced_deals": d.balanced_cycles.iter().map(|b| b.balanced.len()).sum::<usize>(),

@@ -154,8 +154,15 @@ impl Job for ExhaustiveJob<'_> {
         Ok(Ran::Part((stats, seconds, threads)))
     }
 
-    fn summary((stats, _, _): &Self::Part) -> Value {
-        json!({"deals": stats.deals, "cycles": stats.cycles})
+    /// A slice's totals, with the path that counted them (issue 25: a run says which path it
+    /// took, in `--json` too).
+    fn summary(&self, (stats, _, _): &Self::Part) -> Value {
+        json!({
+            "deals": stats.deals,
+            "cycles": stats.cycles,
+            "wins": stats.wins,
+            "method": self.context().method,
+        })
     }
 
     fn finish(

@@ -288,7 +288,7 @@ impl Job for FamilyJob {
         }
     }
 
-    fn summary(part: &FamilyPart) -> Value {
+    fn summary(&self, part: &FamilyPart) -> Value {
         match part {
             FamilyPart::Part(p, _, _) => json!({
                 "closure_size": p.size(),

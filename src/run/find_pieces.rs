@@ -300,7 +300,7 @@ impl Job for FindJob {
         }
     }
 
-    fn summary(part: &FindPart) -> Value {
+    fn summary(&self, part: &FindPart) -> Value {
         json!({"ranges": part.ranges, "candidates": part.candidates, "pieces": part.pieces.len(), "seconds": part.seconds})
     }
 

@@ -54,7 +54,7 @@ pub trait Job {
         Ok(())
     }
     /// A shard's totals, for its report.
-    fn summary(part: &Self::Part) -> Value;
+    fn summary(&self, part: &Self::Part) -> Value;
     /// The answer from the parts (one per shard, in shard order), with the result files written
     /// to `out` (`None`: where the context says).
     fn finish(
@@ -152,7 +152,7 @@ pub fn run<J: Job>(job: &J, mode: &Mode) -> Result<Done<J::Answer>, RunError> {
     };
     file.write(&path).map_err(RunError::failed)?;
     job.close()?;
-    let mut summary = J::summary(&part);
+    let mut summary = job.summary(&part);
     summary["shard"] = json!(shard.to_string());
     summary["file"] = json!(path.display().to_string());
     let every = path

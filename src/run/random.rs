@@ -160,7 +160,7 @@ impl Job for RandomJob<'_> {
         }))
     }
 
-    fn summary(part: &RandomPart) -> Value {
+    fn summary(&self, part: &RandomPart) -> Value {
         json!({"games": part.stats.games, "cycles": part.stats.cycles.len()})
     }
 
