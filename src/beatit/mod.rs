@@ -9,7 +9,7 @@
 //! | [`dense`] | retrograde analysis over every position of an `n`-card suit (the census) |
 //! | [`graph`] | retrograde analysis over the positions reachable from one, under a node limit |
 //! | [`mod@reference`] | the plain fixpoint solver the two above are held to |
-//! | [`line`] | best moves and principal lines from any solved table |
+//! | [`line`](mod@line) | best moves and principal lines from any solved table |
 //! | [`census`] | every symmetric layout of a suit length, with each player leading |
 //!
 //! Values are from the point of view of the player to move; `plies` counts the moves to the

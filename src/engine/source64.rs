@@ -1,10 +1,10 @@
-//! Where the 64-card lanes take their games from ([`Games`]): a slice of positions, or numbered
+//! Where the 64-card lanes take their games from (`Games`): a slice of positions, or numbered
 //! random deals made while the lanes play ([`Dealer`]).
 //!
 //! A deal's shuffle is a chain of 51 dependent byte swaps, scalar loads and stores, and the lanes'
 //! moves are vector operations: made in a pass of their own, the deals took a fifth of
 //! `ansatz bench`'s time. The dealer instead shuffles a few swaps at every step of the lanes
-//! ([`Games::work`]), where the processor runs them beside the vector work, and keeps a few deals
+//! (`Games::work`), where the processor runs them beside the vector work, and keeps a few deals
 //! ready for the lanes that stop.
 
 use crate::card::Card;

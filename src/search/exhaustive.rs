@@ -453,7 +453,7 @@ impl<W: Plane> AbGame<W> {
 }
 
 /// Scratch of the `u32` lanes: with AVX-512 the batch is written straight into the lanes'
-/// arrays and counted there ([`NarrowBatch`]); else the games wait in [`Scratch::games`] for
+/// arrays and counted there (`tally::NarrowBatch`); else the games wait in `Scratch::games` for
 /// [`Lanes::run`].
 pub struct NarrowBulk {
     batch: NarrowBatch,
