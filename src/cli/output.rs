@@ -89,7 +89,7 @@ pub fn run_job<J: crate::run::Job>(
                     .into_iter()
                     .flatten()
                     .filter(|(k, _)| *k != "shard" && *k != "file")
-                    // "150071 deals", but "method prefix-sharing" and "wins [75, 80]".
+                    // "150071 deals", but "method prefix-sharing" and "wins [75,80]".
                     .map(|(k, v)| match v {
                         Value::Number(n) => format!("{n} {k}"),
                         Value::String(s) => format!("{k} {s}"),
