@@ -72,6 +72,14 @@ impl ExhaustiveJob<'_> {
         )
     }
 
+    /// The path that counts the deals, as the answer and a slice's report name it.
+    fn method(&self) -> &'static str {
+        match *self.work {
+            Work::Tasks(_) => "prefix-sharing",
+            Work::Ranks { .. } => "every deal",
+        }
+    }
+
     /// The deals `mode` counts here (for a progress bar).
     pub fn deals_here(&self, mode: &Mode) -> u64 {
         mode.shard()
@@ -103,11 +111,7 @@ impl Job for ExhaustiveJob<'_> {
             players: self.cfg.players,
             deck: self.cfg.deck.to_string(),
             deals: self.deals,
-            method: match *self.work {
-                Work::Tasks(_) => "prefix-sharing",
-                Work::Ranks { .. } => "every deal",
-            }
-            .into(),
+            method: self.method().into(),
             extra: self.cfg.extra,
             command: super::recorded_command(&[], &[]),
         }
@@ -161,7 +165,7 @@ impl Job for ExhaustiveJob<'_> {
             "deals": stats.deals,
             "cycles": stats.cycles,
             "wins": stats.wins,
-            "method": self.context().method,
+            "method": self.method(),
         })
     }
 
