@@ -15,8 +15,8 @@ use crate::card::DeckSpec;
 pub enum TableError {
     #[error("{file}: not an exhaustive-search result ({why})")]
     NotARow { file: String, why: String },
-    #[error("{0} and {1} are the same deck and extra card")]
-    Twice(String, String),
+    #[error("{0} is given twice (a result file already in the table, or two runs of one deck)")]
+    Twice(String),
 }
 
 /// One row of the table, with what it is sorted by.
@@ -84,8 +84,12 @@ pub fn sort(mut rows: Vec<Row>) -> Result<Vec<Row>, TableError> {
     rows.sort_by(order);
     for w in rows.windows(2) {
         if order(&w[0], &w[1]) == Ordering::Equal {
-            let name = |r: &Row| format!("{}-{} (extra card {:?})", r.numbers, r.faces, r.extra);
-            return Err(TableError::Twice(name(&w[0]), name(&w[1])));
+            // Named as a user writes the deck, with the holder of an odd deck's extra card.
+            let name = |r: &Row| match r.extra {
+                Some(e) => format!("{}-{} (extra card {e})", r.numbers, r.faces),
+                None => format!("{}-{}", r.numbers, r.faces),
+            };
+            return Err(TableError::Twice(name(&w[0])));
         }
     }
     Ok(rows)
@@ -218,10 +222,16 @@ mod tests {
     #[test]
     fn duplicates_and_foreign_files_are_refused() {
         let a = row("a", v("9-2J2Q2K2A", Some(1))).unwrap();
-        assert!(matches!(
-            sort(vec![a.clone(), a]),
-            Err(TableError::Twice(..))
-        ));
+        let twice = sort(vec![a.clone(), a]).unwrap_err();
+        assert_eq!(twice, TableError::Twice("9-2J2Q2K2A (extra card 1)".into()));
+        assert!(
+            twice
+                .to_string()
+                .starts_with("9-2J2Q2K2A (extra card 1) is given twice")
+        );
+        let b = row("b", v("9-2J2Q2K2A", None)).unwrap();
+        let twice = sort(vec![b.clone(), b]).unwrap_err().to_string();
+        assert!(twice.starts_with("9-2J2Q2K2A is given twice"), "{twice}");
         assert!(row("b", json!({"deck": "x"})).is_err());
         let mut three = v("3-1J1Q1K1A", None);
         three["players"] = json!(3);
