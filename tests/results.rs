@@ -233,29 +233,32 @@ fn checkpoints_and_shard_files_never_go_under_results() {
 /// listed with its deals).
 #[test]
 fn the_listed_census_cycles_replay_with_the_reference_engine() {
-    for deck in &census_cycles_decks() {
-        listed_cycles_replay(deck);
+    for row in &census_cycles_rows() {
+        listed_cycles_replay(row);
     }
 }
 
 /// Each `results/census/cycles-*.txt` is exactly what `scripts/census-cycles.sh` writes from the
-/// committed census slices (`shards/census/`) and backward play, its count check included: the
-/// listing can be remade from the clone, and a census that disagreed with backward play would
-/// make the script fail.
+/// committed census (its row in `table1.jsonl`, or the slices in `shards/census/`) and backward
+/// play, its count check included: the listing can be remade from the clone, and a census that
+/// disagreed with backward play would make the script fail.
 #[test]
 fn the_census_cycles_files_are_what_the_script_writes() {
-    for deck in &census_cycles_decks() {
-        let name = format!("cycles-{deck}.txt");
-        let o = Command::new("bash")
-            .arg("scripts/census-cycles.sh")
-            .arg(deck)
+    for row in &census_cycles_rows() {
+        let name = format!("cycles-{}.txt", row.name);
+        let mut script = Command::new("bash");
+        script.arg("scripts/census-cycles.sh").arg(&row.deck);
+        if let Some(extra) = row.extra {
+            script.arg("--extra-card").arg(extra.to_string());
+        }
+        let o = script
             .current_dir(root())
             .env("ANSATZ", env!("CARGO_BIN_EXE_ansatz"))
             .output()
             .unwrap();
         assert!(
             o.status.success(),
-            "{deck}: {}",
+            "{name}: {}",
             String::from_utf8_lossy(&o.stderr)
         );
         let want = std::fs::read_to_string(root().join("results/census").join(&name)).unwrap();
@@ -263,35 +266,84 @@ fn the_census_cycles_files_are_what_the_script_writes() {
     }
 }
 
-/// The decks with a `results/census/cycles-DECK.txt`, sorted (n = 30 at least).
-fn census_cycles_decks() -> Vec<String> {
-    let mut decks: Vec<String> = std::fs::read_dir(root().join("results/census"))
-        .unwrap()
-        .filter_map(|e| {
-            let name = e.unwrap().file_name().into_string().unwrap();
-            Some(
-                name.strip_prefix("cycles-")?
-                    .strip_suffix(".txt")?
-                    .to_string(),
-            )
-        })
-        .collect();
-    decks.sort();
-    assert!(decks.contains(&"30-2J2Q2K2A".to_string()), "{decks:?}");
-    decks
+/// The script refuses a row that does not exist, with exit 2: an odd deck without its extra
+/// card, an even deck with one.
+#[test]
+fn the_census_cycles_script_refuses_a_row_that_does_not_exist() {
+    for args in [
+        &["23-2J2Q2K2A"][..],
+        &["30-2J2Q2K2A", "--extra-card", "1"],
+        &["23-2J2Q2K2A", "--extra-card", "3"],
+        &["standard"],
+    ] {
+        let o = Command::new("bash")
+            .arg("scripts/census-cycles.sh")
+            .args(args)
+            .current_dir(root())
+            .env("ANSATZ", env!("CARGO_BIN_EXE_ansatz"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.starts_with("census-cycles: "), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
 }
 
-/// [`the_listed_census_cycles_replay_with_the_reference_engine`] for one deck (an even one: the
-/// deals are half the cards each, player 1 to move).
-fn listed_cycles_replay(deck: &str) {
+/// One census row with a `results/census/cycles-NAME.txt`: NAME is the deck, with `-extra1` or
+/// `-extra2` for an odd deck's rows (the extra card with player 1 or 2).
+struct CyclesRow {
+    name: String,
+    deck: String,
+    extra: Option<u8>,
+}
+
+/// The rows with a `results/census/cycles-*.txt`, sorted by name (n = 30 and n = 23's first row
+/// at least).
+fn census_cycles_rows() -> Vec<CyclesRow> {
+    let mut rows: Vec<CyclesRow> = std::fs::read_dir(root().join("results/census"))
+        .unwrap()
+        .filter_map(|e| {
+            let file = e.unwrap().file_name().into_string().unwrap();
+            let name = file.strip_prefix("cycles-")?.strip_suffix(".txt")?;
+            let (deck, extra) = match name.rsplit_once("-extra") {
+                Some((deck, k)) => (deck, Some(k.parse().unwrap())),
+                None => (name, None),
+            };
+            Some(CyclesRow {
+                name: name.to_string(),
+                deck: deck.to_string(),
+                extra,
+            })
+        })
+        .collect();
+    rows.sort_by(|a, b| a.name.cmp(&b.name));
+    let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+    assert!(names.contains(&"30-2J2Q2K2A"), "{names:?}");
+    assert!(names.contains(&"23-2J2Q2K2A-extra1"), "{names:?}");
+    rows
+}
+
+/// [`the_listed_census_cycles_replay_with_the_reference_engine`] for one row: its deals are
+/// half the cards each (an even deck) or one more for the player holding the extra card, and
+/// player 1 moves first.
+fn listed_cycles_replay(row: &CyclesRow) {
     use ansatz::card::DeckSpec;
     use ansatz::engine::{Outcome, reference};
     use ansatz::notation::Notation;
     use ansatz::position::Position;
+    let deck = row.deck.as_str();
     let text =
-        std::fs::read_to_string(root().join(format!("results/census/cycles-{deck}.txt"))).unwrap();
+        std::fs::read_to_string(root().join(format!("results/census/cycles-{}.txt", row.name)))
+            .unwrap();
     let spec: DeckSpec = deck.parse().unwrap();
-    let half = spec.total() / 2;
+    let (small, big) = (spec.total() / 2, spec.total().div_ceil(2));
+    let hands = match row.extra {
+        None => (small, small),
+        Some(1) => (big, small),
+        Some(_) => (small, big),
+    };
+    assert_eq!(hands.0 + hands.1, spec.total(), "{}", row.name);
     let pos = |s: &str| Position::parse(s.trim(), Notation::Dash).unwrap();
     // (cycle, period, listed count, deals)
     let mut listed: Vec<(Position, u64, usize, Vec<Position>)> = Vec::new();
@@ -320,7 +372,7 @@ fn listed_cycles_replay(deck: &str) {
             assert_eq!(d.deck(), spec, "{d}");
             assert_eq!(
                 (d.hands[0].len(), d.hands[1].len(), d.to_move),
-                (half, half, 0),
+                (hands.0, hands.1, 0),
                 "{d}"
             );
             let Outcome::Cycle(c) = reference::play(d) else {
@@ -334,8 +386,8 @@ fn listed_cycles_replay(deck: &str) {
     let row: serde_json::Value = table
         .lines()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .find(|v| v["deck"] == deck && v["extra_card"].is_null())
-        .unwrap();
+        .find(|v| v["deck"] == deck && v["extra_card"].as_u64() == row.extra.map(u64::from))
+        .unwrap_or_else(|| panic!("{}: no such row in table1.jsonl", row.name));
     assert_eq!(
         row["non_terminating"].as_u64().unwrap() as usize,
         seen.len()
