@@ -23,6 +23,7 @@
 # row of an odd deck).
 set -euo pipefail
 ansatz=${ANSATZ:-target/release/ansatz}
+command -v "$ansatz" > /dev/null || { echo "$(basename "$0"): no ansatz binary at $ansatz: run cargo build --release first, or set ANSATZ" >&2; exit 2; }
 table=results/census/table1.jsonl
 usage="usage: scripts/census-cycles.sh DECK [--extra-card 1|2] [SHARD FILES...]"
 deck=${1:?$usage}

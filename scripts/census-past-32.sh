@@ -13,6 +13,7 @@
 # each with a different START (env, default 0) and STEP (default 1) over the slices.
 set -euo pipefail
 ansatz=${ANSATZ:-target/release/ansatz}
+command -v "$ansatz" > /dev/null || { echo "$(basename "$0"): no ansatz binary at $ansatz: run cargo build --release first, or set ANSATZ" >&2; exit 2; }
 out=${1:-out/table1}
 shift || true
 ns=("$@")

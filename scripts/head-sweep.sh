@@ -6,6 +6,7 @@
 # Usage: scripts/head-sweep.sh [DIR]   (default /tmp/head-sweep; rerun to continue after a stop)
 set -euo pipefail
 ansatz=${ANSATZ:-target/release/ansatz}
+command -v "$ansatz" > /dev/null || { echo "$(basename "$0"): no ansatz binary at $ansatz: run cargo build --release first, or set ANSATZ" >&2; exit 2; }
 dir=${1:-/tmp/head-sweep}
 mkdir -p "$dir"
 for F in K Q A; do for a in $(seq 0 16); do for b in $(seq 0 16); do

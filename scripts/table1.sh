@@ -10,6 +10,7 @@
 # results/census/table1.jsonl OUT/exhaustive-NEW*.json --out results/census --notes results/census/table1-notes.md)
 set -euo pipefail
 ansatz=${ANSATZ:-target/release/ansatz}
+command -v "$ansatz" > /dev/null || { echo "$(basename "$0"): no ansatz binary at $ansatz: run cargo build --release first, or set ANSATZ" >&2; exit 2; }
 out=${1:-out/table1}
 tier=${2:-2}
 mkdir -p "$out"
