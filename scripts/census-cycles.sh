@@ -22,6 +22,8 @@
 # table reads shards/census/exhaustive-DECK-2p.shard-*-of-64.bin (-2p-extra2 for the second
 # row of an odd deck).
 set -euo pipefail
+# -h or --help prints the comment above.
+case "${1:-}" in -h | --help) sed -n '2,/^set -e/{/^#/{s/^# \{0,1\}//;p}}' "$0"; exit 0 ;; esac
 ansatz=${ANSATZ:-target/release/ansatz}
 command -v "$ansatz" > /dev/null || { echo "$(basename "$0"): no ansatz binary at $ansatz: run cargo build --release first, or set ANSATZ" >&2; exit 2; }
 table=results/census/table1.jsonl

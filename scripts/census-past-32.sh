@@ -12,6 +12,8 @@
 # checkpoint (beside the shard files, ignored by git). Run as many copies as there are machines,
 # each with a different START (env, default 0) and STEP (default 1) over the slices.
 set -euo pipefail
+# -h or --help prints the comment above.
+case "${1:-}" in -h | --help) sed -n '2,/^set -e/{/^#/{s/^# \{0,1\}//;p}}' "$0"; exit 0 ;; esac
 ansatz=${ANSATZ:-target/release/ansatz}
 command -v "$ansatz" > /dev/null || { echo "$(basename "$0"): no ansatz binary at $ansatz: run cargo build --release first, or set ANSATZ" >&2; exit 2; }
 out=${1:-out/table1}

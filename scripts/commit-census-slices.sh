@@ -7,6 +7,8 @@
 # Safe to run at any time, beside a running census: a slice's shard file is written atomically
 # once the slice is done, and a slice still running has only its (ignored) checkpoint.
 set -euo pipefail
+# -h or --help prints the comment above.
+case "${1:-}" in -h | --help) sed -n '2,/^set -e/{/^#/{s/^# \{0,1\}//;p}}' "$0"; exit 0 ;; esac
 cd "$(git rev-parse --show-toplevel)"
 ns=("$@")
 [ ${#ns[@]} -gt 0 ] || ns=(26 28 30 32 34 36)

@@ -5,6 +5,8 @@
 # then each library's accumulation with `ansatz inspect`. About 20 minutes on 2 cores.
 # Usage: scripts/head-sweep.sh [DIR]   (default /tmp/head-sweep; rerun to continue after a stop)
 set -euo pipefail
+# -h or --help prints the comment above.
+case "${1:-}" in -h | --help) sed -n '2,/^set -e/{/^#/{s/^# \{0,1\}//;p}}' "$0"; exit 0 ;; esac
 ansatz=${ANSATZ:-target/release/ansatz}
 command -v "$ansatz" > /dev/null || { echo "$(basename "$0"): no ansatz binary at $ansatz: run cargo build --release first, or set ANSATZ" >&2; exit 2; }
 dir=${1:-/tmp/head-sweep}

@@ -9,6 +9,8 @@
 # (or, to add decks to the committed table without rerunning the others: ansatz search table
 # results/census/table1.jsonl OUT/exhaustive-NEW*.json --out results/census --notes results/census/table1-notes.md)
 set -euo pipefail
+# -h or --help prints the comment above.
+case "${1:-}" in -h | --help) sed -n '2,/^set -e/{/^#/{s/^# \{0,1\}//;p}}' "$0"; exit 0 ;; esac
 ansatz=${ANSATZ:-target/release/ansatz}
 command -v "$ansatz" > /dev/null || { echo "$(basename "$0"): no ansatz binary at $ansatz: run cargo build --release first, or set ANSATZ" >&2; exit 2; }
 out=${1:-out/table1}

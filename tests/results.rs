@@ -290,6 +290,33 @@ fn the_census_cycles_script_refuses_a_row_that_does_not_exist() {
     }
 }
 
+/// Every script in `scripts/` answers `--help` with its header comment, usage line included,
+/// without running anything (no binary is needed for it).
+#[test]
+fn every_script_answers_help() {
+    let dir = root().join("scripts");
+    let mut scripts: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sh"))
+        .collect();
+    scripts.sort();
+    assert!(scripts.len() >= 5, "{scripts:?}");
+    for script in &scripts {
+        let o = Command::new("bash")
+            .arg(script)
+            .arg("--help")
+            .current_dir(root())
+            .env("ANSATZ", "/nonexistent/ansatz")
+            .output()
+            .unwrap();
+        let out = String::from_utf8(o.stdout).unwrap();
+        assert!(o.status.success(), "{script:?}: {out}");
+        assert!(out.contains("Usage: scripts/"), "{script:?}: {out}");
+        assert!(!out.contains("set -euo"), "{script:?}: {out}");
+    }
+}
+
 /// One census row with a `results/census/cycles-NAME.txt`: NAME is the deck, with `-extra1` or
 /// `-extra2` for an odd deck's rows (the extra card with player 1 or 2).
 struct CyclesRow {
