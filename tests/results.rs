@@ -246,16 +246,11 @@ fn the_listed_census_cycles_replay_with_the_reference_engine() {
 fn the_census_cycles_files_are_what_the_script_writes() {
     for row in &census_cycles_rows() {
         let name = format!("cycles-{}.txt", row.name);
-        let mut script = Command::new("bash");
-        script.arg("scripts/census-cycles.sh").arg(&row.deck);
+        let mut args = vec![row.deck.clone()];
         if let Some(extra) = row.extra {
-            script.arg("--extra-card").arg(extra.to_string());
+            args.extend(["--extra-card".to_string(), extra.to_string()]);
         }
-        let o = script
-            .current_dir(root())
-            .env("ANSATZ", env!("CARGO_BIN_EXE_ansatz"))
-            .output()
-            .unwrap();
+        let o = census_cycles(&args);
         assert!(
             o.status.success(),
             "{name}: {}",
@@ -276,18 +271,23 @@ fn the_census_cycles_script_refuses_a_row_that_does_not_exist() {
         &["23-2J2Q2K2A", "--extra-card", "3"],
         &["standard"],
     ] {
-        let o = Command::new("bash")
-            .arg("scripts/census-cycles.sh")
-            .args(args)
-            .current_dir(root())
-            .env("ANSATZ", env!("CARGO_BIN_EXE_ansatz"))
-            .output()
-            .unwrap();
+        let o = census_cycles(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.starts_with("census-cycles: "), "{args:?}: {err}");
         assert!(o.stdout.is_empty(), "{args:?}");
     }
+}
+
+/// `scripts/census-cycles.sh ARGS` run from the clone with the built binary.
+fn census_cycles<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> std::process::Output {
+    Command::new("bash")
+        .arg("scripts/census-cycles.sh")
+        .args(args)
+        .current_dir(root())
+        .env("ANSATZ", env!("CARGO_BIN_EXE_ansatz"))
+        .output()
+        .unwrap()
 }
 
 /// Every script in `scripts/` answers `--help` with its header comment, usage line included,
