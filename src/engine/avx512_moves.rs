@@ -23,9 +23,11 @@ macro_rules! move_loop {
     (
         soa: $soa:ident, out: $out:ident, total: $total:expr, limit: $limit:expr,
         lanes: $lanes:expr, mask: $mask:ty, elem: $elem:ty, int: $int:ty, refill: $refill:expr,
-        mid_trick: $mid:expr, spill: $spill:expr, spilled: $sp:ident, report: $report:ident
+        mid_trick: $mid:expr, spill: $spill:expr, spilled: $sp:ident, report: $report:ident,
+        groups: $groups:expr
     ) => {{
         let total: usize = $total;
+        let two_groups: bool = $groups == 2;
         let zero = _mm512_setzero_si512();
         let one = set1(1);
         let width = set1((8 * std::mem::size_of::<$int>()) as $int);
@@ -81,11 +83,15 @@ macro_rules! move_loop {
             active: 0,
         };
         let mut g0 = idle;
+        let mut g1 = idle;
         let mut next = 0usize;
         let mut stopped_count = 0usize;
         let mut spilled_count = 0usize;
         group_refill!(g0, $soa, ld, next, total, $mask, $mid, $report);
-        while g0.active != 0 {
+        if two_groups {
+            group_refill!(g1, $soa, ld, next, total, $mask, $mid, $report);
+        }
+        while (g0.active | g1.active) != 0 {
             group_move!(
                 g0,
                 $soa,
@@ -108,6 +114,30 @@ macro_rules! move_loop {
                 $spill,
                 $report
             );
+            if two_groups {
+                group_move!(
+                    g1,
+                    $soa,
+                    $out,
+                    ld,
+                    next,
+                    total,
+                    stopped_count,
+                    $sp,
+                    spilled_count,
+                    zero,
+                    one,
+                    vlimit,
+                    tz,
+                    $mask,
+                    $elem,
+                    $int,
+                    $refill,
+                    $mid,
+                    $spill,
+                    $report
+                );
+            }
         }
         (stopped_count, spilled_count)
     }};

@@ -102,6 +102,14 @@ impl<V: Vec64> Group<V> {
     /// active ones, their results in `winner`, `last` and `ended`. `k` holds the constants.
     #[inline(always)]
     pub(crate) fn step(&mut self, k: &Consts<V>) -> u32 {
+        self.step_results::<false>(k)
+    }
+
+    /// [`Group::step`], with `ALWAYS` the results computed at every move, not only behind a
+    /// branch on "some lane stopped" (taken at about a fifth of the moves, so often
+    /// mispredicted, which also stalls the next move behind this one's whole chain).
+    #[inline(always)]
+    pub(crate) fn step_results<const ALWAYS: bool>(&mut self, k: &Consts<V>) -> u32 {
         let Consts {
             zero,
             one,
@@ -205,7 +213,7 @@ impl<V: Vec64> Group<V> {
         let ended = (lead & lead_end) | pay_end | over;
         let long = !tc.lt(limit);
         let stopped = V::bits(ended | long) & self.active;
-        if stopped != 0 {
+        if ALWAYS || stopped != 0 {
             // a wins when b runs out in the lead; else b does.
             let a_wins = V::bits(lead & lead_end & b_first);
             self.winner = who ^ !a_wins;

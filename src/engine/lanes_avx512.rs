@@ -244,7 +244,7 @@ mod narrow {
             let (stopped, _) = unsafe {
                 move_loop!(soa: soa, out: out, total: total, limit: limit,
                     lanes: 16, mask: __mmask16, elem: u32, int: i32, refill: REFILL, mid_trick: true,
-                    spill: false, spilled: sp, report: full)
+                    spill: false, spilled: sp, report: full, groups: 1)
             };
             debug_assert_eq!(stopped, total);
             self.out.report(total, &mut done);
@@ -279,7 +279,7 @@ mod narrow {
             let (stopped, spilled) = unsafe {
                 move_loop!(soa: soa, out: out, total: total, limit: limit,
                     lanes: 16, mask: __mmask16, elem: u32, int: i32, refill: REFILL, mid_trick: true,
-                    spill: true, spilled: sp, report: full)
+                    spill: true, spilled: sp, report: full, groups: 1)
             };
             debug_assert_eq!(stopped + spilled, total);
             self.out.report(stopped, &mut done);
@@ -357,7 +357,7 @@ mod wide {
             let (stopped, _) = unsafe {
                 move_loop!(soa: soa, out: out, total: total, limit: limit,
                     lanes: 8, mask: __mmask8, elem: u64, int: i64, refill: REFILL64, mid_trick: true,
-                    spill: false, spilled: sp, report: full)
+                    spill: false, spilled: sp, report: full, groups: 1)
             };
             debug_assert_eq!(stopped, total);
             self.out.report(total, &mut done);

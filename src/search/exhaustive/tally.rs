@@ -334,7 +334,7 @@ unsafe fn play_u32(batch: &mut Batch<u32>, limit: u32) {
     let (stopped, _) = unsafe {
         move_loop!(soa: soa, out: out, total: total, limit: limit,
             lanes: 16, mask: __mmask16, elem: u32, int: i32, refill: REFILL, mid_trick: true,
-            spill: false, spilled: sp, report: tally)
+            spill: false, spilled: sp, report: tally, groups: 2)
     };
     debug_assert_eq!(stopped, total);
 }
@@ -349,7 +349,7 @@ unsafe fn play_u64(batch: &mut Batch<u64>, limit: u32) {
     let v = unsafe { Avx512::splat(0) };
     if kinds::convert(v, batch) {
         // SAFETY: as above.
-        unsafe { kinds::play::<Avx512>(batch, limit) }
+        unsafe { kinds::play::<Avx512, 2>(batch, limit) }
     } else {
         // SAFETY: the caller's contract.
         unsafe { play_planes_u64(batch, limit) }
@@ -384,7 +384,7 @@ unsafe fn play_planes_u64(batch: &mut Batch<u64>, limit: u32) {
     let (stopped, _) = unsafe {
         move_loop!(soa: soa, out: out, total: total, limit: limit,
             lanes: 8, mask: __mmask8, elem: u64, int: i64, refill: REFILL64, mid_trick: true,
-            spill: false, spilled: sp, report: tally)
+            spill: false, spilled: sp, report: tally, groups: 1)
     };
     debug_assert_eq!(stopped, total);
 }
@@ -569,7 +569,7 @@ mod tests {
                 b.run_by(l, bar, |b, l| {
                     assert!(kinds::convert(v, b));
                     // SAFETY: as above.
-                    unsafe { kinds::play::<Portable>(b, l) }
+                    unsafe { kinds::play::<Portable, 2>(b, l) }
                 })
             },
         );

@@ -71,30 +71,44 @@ pub(super) fn convert<V: Vec64>(v: V, batch: &mut Batch<u64>) -> bool {
 /// # Safety
 /// The processor has `V`'s features.
 #[inline(always)]
-pub(super) unsafe fn play<V: Vec64>(batch: &mut Batch<u64>, limit: u32) {
+pub(super) unsafe fn play<V: Vec64, const G: usize>(batch: &mut Batch<u64>, limit: u32) {
     let total = batch.len;
     let (soa, kinds, out) = (&batch.soa, &batch.kinds, &mut batch.out);
     // The cards of a lane's finished tricks, those before the lanes included, stay below 2^32
     // (`Group::tc`): a push has fewer than 2^32 and a trick at most 52.
     assert!(limit < 1 << 26, "a trick limit below 2^26");
     // SAFETY: the caller's contract.
-    let (k, mut g) = unsafe { (Consts::<V>::new(limit), Group::<V>::new()) };
+    let k = unsafe { Consts::<V>::new(limit) };
     let all = (1u32 << V::LANES) - 1;
     let mut next = 0;
-    // Each lane's game, here rather than in `g.slot`: an array indexed at run time inside the
-    // group would keep the whole group in memory, its vectors stored and reloaded every move.
-    let mut slots = [0usize; 8];
-    refill(&mut g, &mut slots, soa, kinds, &mut next, total, all);
-    while g.active != 0 {
-        let stopped = g.step(&k);
-        if stopped != 0 {
-            report(&g, &slots, stopped, out);
-            g.active &= !stopped;
+    // Two groups stepped side by side, so that their chains of dependent operations overlap.
+    // Each lane's game is kept beside its group rather than in it: an array indexed at run time
+    // inside the group would keep the whole group in memory, its vectors stored and reloaded
+    // every move.
+    // SAFETY: the caller's contract.
+    let mut groups: [Group<V>; G] = std::array::from_fn(|_| unsafe { Group::<V>::new() });
+    let mut slots = [[0usize; 8]; G];
+    for (g, s) in groups.iter_mut().zip(slots.iter_mut()) {
+        refill(g, s, soa, kinds, &mut next, total, all);
+    }
+    loop {
+        let mut stops = [0u32; G];
+        for (g, s) in groups.iter_mut().zip(stops.iter_mut()) {
+            *s = g.step_results::<true>(&k);
         }
-        let idle = all & !g.active;
-        // As the planes' loop: once `REFILL64` lanes wait, or none plays.
-        if next < total && (idle.count_ones() as usize >= REFILL64 || g.active == 0) {
-            refill(&mut g, &mut slots, soa, kinds, &mut next, total, idle);
+        let mut active = 0;
+        for ((g, s), &stopped) in groups.iter_mut().zip(slots.iter_mut()).zip(stops.iter()) {
+            report(g, s, stopped, out);
+            g.active &= !stopped;
+            let idle = all & !g.active;
+            // As the planes' loop: once `REFILL64` lanes wait, or none plays.
+            if next < total && (idle.count_ones() as usize >= REFILL64 || g.active == 0) {
+                refill(g, s, soa, kinds, &mut next, total, idle);
+            }
+            active |= g.active;
+        }
+        if active == 0 {
+            break;
         }
     }
 }
