@@ -540,7 +540,7 @@ fn prefix_sharing_past_32_cards_equals_every_deal() {
         ("30-2J2Q", Extra::First),
         ("31-1J1Q1K1A", Extra::First),
         ("31-1J1Q1K1A", Extra::Second),
-        // 33 cards: games start in the `u32` lanes and spill to the `u64` ones.
+        // 33 cards, the smallest wide deck.
         ("29-1J1Q1K1A", Extra::Second),
         ("34-1J1Q", Extra::First),
         ("47-1J1Q1K", Extra::Second),

@@ -14,17 +14,15 @@
 /// Plays the games of `$soa` (`$total` of them, structure of arrays with `$lanes` values of
 /// padding; with `mid_trick` false every game starts at a trick boundary and the pile arrays are
 /// not read) until each ends or has played `$limit` tricks; the results go to `$out` in the order
-/// the lanes stopped. With `spill` true, a game whose next move would put a card past the lane's
-/// width in a hand or the pile stops before it instead, its whole state going to `$sp`.
-/// Evaluates to how many stopped and how many spilled (together, all of them). Must be expanded
+/// the lanes stopped; `$groups` (1 or 2) groups of lanes step side by side. Evaluates to how many
+/// stopped (all of them). Must be expanded
 /// inside an `unsafe` block of a function with AVX-512 F, CD, BW, DQ and VL enabled, whose arrays
 /// are padded as the comments at `ld` and `group_move` say.
 macro_rules! move_loop {
     (
         soa: $soa:ident, out: $out:ident, total: $total:expr, limit: $limit:expr,
         lanes: $lanes:expr, mask: $mask:ty, elem: $elem:ty, int: $int:ty, refill: $refill:expr,
-        mid_trick: $mid:expr, spill: $spill:expr, spilled: $sp:ident, report: $report:ident,
-        groups: $groups:expr
+        mid_trick: $mid:expr, report: $report:ident, groups: $groups:expr
     ) => {{
         let total: usize = $total;
         let two_groups: bool = $groups == 2;
@@ -86,7 +84,6 @@ macro_rules! move_loop {
         let mut g1 = idle;
         let mut next = 0usize;
         let mut stopped_count = 0usize;
-        let mut spilled_count = 0usize;
         group_refill!(g0, $soa, ld, next, total, $mask, $mid, $report);
         if two_groups {
             group_refill!(g1, $soa, ld, next, total, $mask, $mid, $report);
@@ -100,8 +97,6 @@ macro_rules! move_loop {
                 next,
                 total,
                 stopped_count,
-                $sp,
-                spilled_count,
                 zero,
                 one,
                 vlimit,
@@ -111,7 +106,6 @@ macro_rules! move_loop {
                 $int,
                 $refill,
                 $mid,
-                $spill,
                 $report
             );
             if two_groups {
@@ -123,8 +117,6 @@ macro_rules! move_loop {
                     next,
                     total,
                     stopped_count,
-                    $sp,
-                    spilled_count,
                     zero,
                     one,
                     vlimit,
@@ -134,12 +126,11 @@ macro_rules! move_loop {
                     $int,
                     $refill,
                     $mid,
-                    $spill,
                     $report
                 );
             }
         }
-        (stopped_count, spilled_count)
+        stopped_count
     }};
 }
 
@@ -149,9 +140,8 @@ macro_rules! move_loop {
 macro_rules! group_move {
     (
         $g:ident, $soa:ident, $out:ident, $ld:ident, $next:ident, $total:ident,
-        $stopped_count:ident, $sp:ident, $spilled_count:ident, $zero:ident, $one:ident,
-        $vlimit:ident, $tz:ident, $mask:ty, $elem:ty, $int:ty, $refill:expr, $mid:expr,
-        $spill:expr, $report:ident
+        $stopped_count:ident, $zero:ident, $one:ident, $vlimit:ident, $tz:ident, $mask:ty,
+        $elem:ty, $int:ty, $refill:expr, $mid:expr, $report:ident
     ) => {{
         let (zero, one) = ($zero, $one);
         let Group {
@@ -227,7 +217,6 @@ macro_rules! group_move {
         let lb3 = mask_or(lb2, complete, lb2, sllv(pl2, nb2));
         let hb3 = mask_or(hb2, complete, hb2, sllv(ph2, nb2));
         let nb3 = mask_add(nb2, complete, nb2, n2);
-        let tricks_old = tricks;
         let tricks = mask_add(tricks, complete, tricks, one);
         $g.tricks = tricks;
         $g.cards = mask_add(cards, complete, cards, n2);
@@ -249,16 +238,7 @@ macro_rules! group_move {
         let over = complete & cmpeq(na2, zero);
         let ended = (lead & lead_end) | pay_end | over;
         let long = cmpge(tricks, $vlimit);
-        // With `spill`, a lane whose move would put a card past bit 31 of a hand or the pile
-        // (a `u32` lane playing a deck of more than 32 cards) stops before it, unless the move
-        // ends its game (which reads no plane).
-        let spill: $mask = if $spill {
-            let top = set1(32);
-            ((complete & cmplt(top, add(nb2, n2))) | (put & cmpge(at, top))) & !ended & $g.active
-        } else {
-            0
-        };
-        let stopped = (ended | long) & $g.active & !spill;
+        let stopped = (ended | long) & $g.active;
         let winner_is_a = lead & lead_end & b_first;
         let winner = mask_xor(who, !winner_is_a, who, one);
         let last_lead = add(n, step);
@@ -280,36 +260,7 @@ macro_rules! group_move {
             $elem,
             $int
         );
-        if $spill && spill != 0 {
-            // The whole state before the move, as the refill loads it, and the tricks and
-            // cards so far; at most $lanes values at `spilled_count < total`, as above.
-            let at_sp = $spilled_count;
-            let sp = |v: &mut Vec<$elem>, x: __m512i| {
-                storeu(
-                    v.as_mut_ptr().add(at_sp) as *mut _,
-                    maskz_compress(spill, x),
-                )
-            };
-            sp(&mut $sp.state.fa, fa);
-            sp(&mut $sp.state.fb, fb);
-            sp(&mut $sp.state.la, la);
-            sp(&mut $sp.state.lb, lb);
-            sp(&mut $sp.state.ha, ha);
-            sp(&mut $sp.state.hb, hb);
-            sp(&mut $sp.state.na, na);
-            sp(&mut $sp.state.nb, nb);
-            sp(&mut $sp.state.pf, pf);
-            sp(&mut $sp.state.pl, pl);
-            sp(&mut $sp.state.ph, ph);
-            sp(&mut $sp.state.n, n);
-            sp(&mut $sp.state.debt, debt);
-            sp(&mut $sp.state.who, who);
-            sp(&mut $sp.state.slot, $g.slot);
-            sp(&mut $sp.tricks, tricks_old);
-            sp(&mut $sp.cards, cards);
-            $spilled_count += spill.count_ones() as usize;
-        }
-        $g.active &= !(stopped | spill);
+        $g.active &= !stopped;
         // Refill idle lanes with the next games, in lane order, once `refill` of them wait (or
         // none is left playing). (Without a stop this move the test fails: every refill fills
         // all idle lanes while games are left.)

@@ -13,9 +13,9 @@
 //! for penalty cards, and `lo` and `hi` hold the penalty less one (0 for number cards). So a hand
 //! holds at most 32 cards, and every lane variable is a `u32`: 16 lanes fill a 512-bit vector.
 //! [`Game`] is generic over the plane ([`Plane`]): the exhaustive search plays decks of more
-//! than 32 cards in `u64` planes one game at a time, and hands their fully fixed games to these
-//! lanes while they fit ([`Lanes::run_spilling`]), then to the eight `u64` AVX-512 lanes
-//! (`lanes64::MidLanes64`), or without AVX-512 to those of `engine/lanes64.rs`.
+//! than 32 cards in `u64` planes one game at a time, and hands their fully fixed games to eight
+//! `u64` AVX-512 lanes (its own batch, `search/exhaustive/tally.rs`, held to
+//! `lanes64::MidLanes64`), or without AVX-512 to those of `engine/lanes64.rs`.
 
 /// The vector instructions the move loop is compiled for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -541,37 +541,6 @@ impl Lanes {
             }
         }
         self.run_with(games, limit, done)
-    }
-
-    /// [`Lanes::run`] for games of a deck of more than 32 cards that fit in `u32` planes at the
-    /// start (hands and pile of at most 32 cards): a game about to grow a hand or the pile past
-    /// 32 cards stops before that move and goes to `spill(index in games, game, tricks, cards)`
-    /// in `u64` planes, with the tricks and cards it played here, for the caller to play on.
-    /// AVX-512 only.
-    ///
-    /// # Panics
-    /// Without AVX-512, or on a game that does not fit.
-    pub fn run_spilling(
-        &mut self,
-        games: &[Game],
-        limit: u32,
-        done: impl FnMut(usize, Finish),
-        spill: impl FnMut(usize, Game<u64>, u64, u64),
-    ) {
-        assert!(Isa::get() == Isa::Avx512, "spilling lanes need AVX-512");
-        assert!(
-            games
-                .iter()
-                .all(|g| g.len[0] <= 32 && g.len[1] <= 32 && g.n <= 32),
-            "every game fits in u32 planes"
-        );
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the processor has AVX-512 (asserted above, by `Isa::get`) and every game fits.
-        unsafe {
-            self.wide.run_spilling(games, limit, done, spill)
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (games, limit, done, spill);
     }
 
     #[cfg(target_arch = "x86_64")]

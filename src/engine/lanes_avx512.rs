@@ -1,8 +1,9 @@
 //! The lanes of [`super::lanes`] written out in AVX-512: the whole state of 16 games (`u32`
 //! lanes) lives in vector registers from the first move to the last, finished lanes are refilled
 //! (a few at a time) with one expand-load per variable, and their results leave compressed in a
-//! register and stored whole, one store each. The same loop in eight `u64` lanes plays the
-//! exhaustive search's games of more than 32 cards, also from the middle of a trick. The portable
+//! register and stored whole, one store each. The same loop in eight `u64` lanes
+//! (`lanes64::MidLanes64`) plays games of up to 64 cards from the middle of a trick too: the
+//! reference of the exhaustive search's `u64` batch. The portable
 //! [`super::lanes::Lanes`] is the specification; `tests` hold this one to it game by game. The
 //! move loop itself is `avx512_moves.rs`.
 
@@ -161,33 +162,11 @@ impl<T: Plane + Into<u64>> Out<T> {
     }
 }
 
-/// Games stopped before a move that would not fit their lanes: the state before it (as the
-/// refill loads it), and the tricks and cards so far.
-#[derive(Default)]
-struct Spilled<T> {
-    state: Soa<T>,
-    tricks: Vec<T>,
-    cards: Vec<T>,
-}
-
-impl<T: Plane + From<u32>> Spilled<T> {
-    /// Makes room for `total` games and the 16 of padding that whole-vector stores write.
-    fn reset(&mut self, total: usize) {
-        self.state.reset(total);
-        for v in [&mut self.tricks, &mut self.cards] {
-            if v.len() < total + 16 {
-                v.resize(total + 16, T::ZERO);
-            }
-        }
-    }
-}
-
 /// Scratch of the AVX-512 lanes, reused between batches.
 #[derive(Default)]
 pub struct Avx512Lanes {
     soa: Soa<u32>,
     out: Out<u32>,
-    spilled: Spilled<u32>,
 }
 
 /// Scratch of the `u64` AVX-512 lanes (hands of up to 64 cards), reused between batches.
@@ -238,79 +217,15 @@ mod narrow {
             let total = soa.fill(games, &mut done);
             let out = &mut self.out;
             out.reset(total);
-            let sp = &mut self.spilled;
             // SAFETY: every array is padded with 16 values past `total` (the resets above), as
             // the move loop's loads and stores need.
-            let (stopped, _) = unsafe {
+            let stopped = unsafe {
                 move_loop!(soa: soa, out: out, total: total, limit: limit,
                     lanes: 16, mask: __mmask16, elem: u32, int: i32, refill: REFILL, mid_trick: true,
-                    spill: false, spilled: sp, report: full, groups: 1)
+                    report: full, groups: 1)
             };
             debug_assert_eq!(stopped, total);
             self.out.report(total, &mut done);
-        }
-
-        /// [`Avx512Lanes::run`] for games of a deck of more than 32 cards whose hands and pile
-        /// fit in 32 cards at the start: a game whose next move would put a card past the 32nd
-        /// of a hand or the pile stops before it and goes to `spill(index in games, game,
-        /// tricks, cards)`, as a game of `u64` planes with the tricks and cards it played here,
-        /// for the caller to play on.
-        ///
-        /// # Safety
-        /// As [`Avx512Lanes::run`]; and every game fits in `u32` planes (`len` and `n` at most
-        /// 32).
-        #[target_feature(
-            enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt"
-        )]
-        pub unsafe fn run_spilling(
-            &mut self,
-            games: &[Game],
-            limit: u32,
-            mut done: impl FnMut(usize, Finish),
-            mut spill: impl FnMut(usize, Game<u64>, u64, u64),
-        ) {
-            let soa = &mut self.soa;
-            let total = soa.fill(games, &mut done);
-            let out = &mut self.out;
-            out.reset(total);
-            let sp = &mut self.spilled;
-            sp.reset(total);
-            // SAFETY: as in `run`, and the spill arrays are padded alike.
-            let (stopped, spilled) = unsafe {
-                move_loop!(soa: soa, out: out, total: total, limit: limit,
-                    lanes: 16, mask: __mmask16, elem: u32, int: i32, refill: REFILL, mid_trick: true,
-                    spill: true, spilled: sp, report: full, groups: 1)
-            };
-            debug_assert_eq!(stopped + spilled, total);
-            self.out.report(stopped, &mut done);
-            let Spilled {
-                state: s,
-                tricks,
-                cards,
-            } = &self.spilled;
-            for i in 0..spilled {
-                let a = s.who[i] as usize & 1;
-                let two = |x: u32, y: u32| {
-                    let mut t = [0u64; 2];
-                    t[a] = u64::from(x);
-                    t[a ^ 1] = u64::from(y);
-                    t
-                };
-                let game = Game::<u64> {
-                    faces: two(s.fa[i], s.fb[i]),
-                    lo: two(s.la[i], s.lb[i]),
-                    hi: two(s.ha[i], s.hb[i]),
-                    len: two(s.na[i], s.nb[i]).map(|x| x as u32),
-                    pile_faces: u64::from(s.pf[i]),
-                    pile_lo: u64::from(s.pl[i]),
-                    pile_hi: u64::from(s.ph[i]),
-                    n: s.n[i],
-                    next: a as u32,
-                    debt: s.debt[i],
-                };
-                let (t, c) = (u64::from(tricks[i]), u64::from(cards[i]));
-                spill(s.slot[i] as usize, game, t, c);
-            }
         }
     }
 }
@@ -351,13 +266,11 @@ mod wide {
             let total = soa.fill(games, &mut done);
             let out = &mut self.out;
             out.reset(total);
-            // Nothing spills here: a `u64` plane holds every card of a deck.
-            let sp = &mut Spilled::<u64>::default();
             // SAFETY: as in the narrow form: every array is padded with 16 values (8 needed).
-            let (stopped, _) = unsafe {
+            let stopped = unsafe {
                 move_loop!(soa: soa, out: out, total: total, limit: limit,
                     lanes: 8, mask: __mmask8, elem: u64, int: i64, refill: REFILL64, mid_trick: true,
-                    spill: false, spilled: sp, report: full, groups: 1)
+                    report: full, groups: 1)
             };
             debug_assert_eq!(stopped, total);
             self.out.report(total, &mut done);

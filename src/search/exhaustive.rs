@@ -27,7 +27,7 @@ use crate::engine::Outcome;
 use crate::engine::cycle::play_state;
 use crate::engine::fast::{SMALL_CAP, Small};
 use crate::engine::lanes::{Finish, Game, Isa, Lanes, Plane};
-use crate::engine::lanes64::{Deal64, Lanes64, MidLanes64};
+use crate::engine::lanes64::{Deal64, Lanes64};
 use crate::engine::multi::{self, MultiOutcome, MultiPosition};
 
 mod flush;
@@ -478,23 +478,12 @@ impl Default for NarrowBulk {
     }
 }
 
-/// Scratch of the `u64` lanes: the batch counted in the lanes (AVX-512, decks past the spill
-/// size), the mid-trick AVX-512 ones, and the games at a trick boundary for the others with the
-/// leaf each comes from.
+/// Scratch of the `u64` lanes: the batch counted in the lanes (AVX-512), and the games at a
+/// trick boundary for the others with the leaf each comes from.
 pub struct Bulk64 {
     batch: WideBatch,
     /// Whether `batch` can be used ([`WideBatch::available`], looked up once).
     tally: bool,
-    mid: MidLanes64,
-    /// The games that start in the `u32` lanes, and the leaf each comes from.
-    narrow: Lanes,
-    small: Vec<Game>,
-    small_from: Vec<u32>,
-    /// The games for the `u64` lanes, the leaf each comes from and the tricks and cards played
-    /// since it.
-    big: Vec<Game<u64>>,
-    big_from: Vec<u32>,
-    big_before: Vec<(u64, u64)>,
     lanes: Lanes64,
     deals: Vec<Deal64>,
     from: Vec<u32>,
@@ -511,13 +500,6 @@ impl Default for Bulk64 {
                 WideBatch::empty()
             },
             tally,
-            mid: Default::default(),
-            narrow: Default::default(),
-            small: Vec::new(),
-            small_from: Vec::new(),
-            big: Vec::new(),
-            big_from: Vec::new(),
-            big_before: Vec::new(),
             lanes: Default::default(),
             deals: Vec::new(),
             from: Vec::new(),

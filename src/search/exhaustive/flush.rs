@@ -1,34 +1,7 @@
 //! Fully fixed games of the exhaustive search played in bulk: the batch handed to the lanes
-//! (`u32` up to 32 cards; past that `u32` lanes spilling to `u64` ones, or `u64` lanes alone) and
-//! the counting of what they report.
+//! (`u32` up to 32 cards, `u64` past that) and the counting of what they report.
 
 use super::*;
-
-/// Lanes that play fully fixed games of a [`Width`] from any move boundary (the middle of a
-/// trick too).
-trait LaneRun<W: Plane> {
-    fn run_games(&mut self, games: &[Game<W>], limit: u32, done: impl FnMut(usize, Finish));
-}
-
-impl LaneRun<u32> for Lanes {
-    #[inline]
-    fn run_games(&mut self, games: &[Game], limit: u32, done: impl FnMut(usize, Finish)) {
-        self.run(games, limit, done)
-    }
-}
-
-impl LaneRun<u64> for MidLanes64 {
-    #[inline]
-    fn run_games(&mut self, games: &[Game<u64>], limit: u32, done: impl FnMut(usize, Finish)) {
-        self.run(games, limit, done)
-    }
-}
-
-/// Decks of at most this many cards start their fully fixed games in the `u32` lanes even past
-/// 32 cards ([`flush_spilling`]). Measured on AMD Zen 4 (one thread, slices of 2J2Q2K2A + n):
-/// at 34 cards 5.2 CPU-s against 6.0 in the `u64` lanes alone; at 36, 38 and 40 cards 7.7, 4.9
-/// and 4.8 against 7.2, 4.2 and 4.1, as more games outgrow 32 cards and are played on twice.
-const SPILL_CARDS: usize = 34;
 
 /// Queues a fully fixed game of a deck of at most 32 cards: straight into the lanes' arrays with
 /// AVX-512 ([`NarrowBatch`]), else into `scratch.games`; plays the batch when it is full.
@@ -54,8 +27,8 @@ pub(super) fn push_narrow(
 }
 
 /// Queues a fully fixed game of a deck of more than 32 cards: straight into the `u64` lanes'
-/// arrays for a deck past [`SPILL_CARDS`] with AVX-512 ([`WideBatch`]), else into
-/// `scratch.games`; plays the batch when it is full.
+/// arrays with AVX-512 ([`WideBatch`]), else into `scratch.games`; plays the batch when it is
+/// full.
 #[inline(always)]
 pub(super) fn push_wide(
     ctx: &Ctx,
@@ -64,7 +37,7 @@ pub(super) fn push_wide(
     leaf: Leaf<u64>,
     game: AbGame<u64>,
 ) {
-    if wide_tally(ctx, &scratch.lanes) {
+    if scratch.lanes.tally {
         if !queue(ctx, stats, &mut scratch.lanes.batch, leaf, &game) {
             return;
         }
@@ -75,13 +48,6 @@ pub(super) fn push_wide(
     if scratch.leaves.len() == BATCH {
         flush_wide(ctx, stats, scratch);
     }
-}
-
-/// Whether a wide search counts its fully fixed games in the `u64` lanes ([`WideBatch`]): past
-/// [`SPILL_CARDS`] (smaller decks start in the `u32` lanes), with AVX-512.
-#[inline(always)]
-fn wide_tally(ctx: &Ctx, bulk: &Bulk64) -> bool {
-    ctx.n > SPILL_CARDS && bulk.tally
 }
 
 /// Puts `game` (of `leaf`) into `batch`, or records it at once when it is over before its first
@@ -167,17 +133,17 @@ fn flush_batch<W: Width + TallyPlane>(
 }
 
 /// Plays `games` (from `leaves`) in `lanes` and counts them.
-fn flush_lanes<W: Width>(
+fn flush_lanes(
     ctx: &Ctx,
     stats: &mut ExhaustiveStats,
-    leaves: &mut Vec<Leaf<W>>,
-    games: &mut Vec<Game<W>>,
-    lanes: &mut impl LaneRun<W>,
+    leaves: &mut Vec<Leaf<u32>>,
+    games: &mut Vec<Game>,
+    lanes: &mut Lanes,
 ) {
     // Wins are counted here and added once; only a game at least as long as the longest so far
     // (rare) goes through `record` for its deal.
     let mut tally = Tally::new(stats);
-    lanes.run_games(games, IN_PLACE_TRICKS as u32, |i, finish| {
+    lanes.run(games, IN_PLACE_TRICKS as u32, |i, finish| {
         tally.count(ctx, stats, &leaves[i], &games[i], finish, (0, 0))
     });
     tally.add(stats);
@@ -243,95 +209,18 @@ impl Tally {
     }
 }
 
-/// [`flush_narrow`] for decks of more than 32 cards, with AVX-512: a game whose hands and pile
-/// hold at most 32 cards plays in the 16 `u32` lanes until a hand or the pile would outgrow
-/// them, then on from there (and a larger game from its start) in the eight `u64` lanes. Worth it
-/// only while few games outgrow 32 cards (see [`SPILL_CARDS`]).
-fn flush_spilling(
-    ctx: &Ctx,
-    stats: &mut ExhaustiveStats,
-    leaves: &mut Vec<Leaf<u64>>,
-    games: &mut Vec<Game<u64>>,
-    bulk: &mut Bulk64,
-) {
-    let Bulk64 {
-        mid,
-        narrow,
-        small,
-        small_from,
-        big,
-        big_from,
-        big_before,
-        ..
-    } = bulk;
-    small.clear();
-    small_from.clear();
-    big.clear();
-    big_from.clear();
-    big_before.clear();
-    for (i, g) in games.iter().enumerate() {
-        if g.len[0] <= 32 && g.len[1] <= 32 && g.n <= 32 {
-            // Every plane is clear past its 32nd card.
-            small.push(Game {
-                faces: g.faces.map(|x| x as u32),
-                lo: g.lo.map(|x| x as u32),
-                hi: g.hi.map(|x| x as u32),
-                len: g.len,
-                pile_faces: g.pile_faces as u32,
-                pile_lo: g.pile_lo as u32,
-                pile_hi: g.pile_hi as u32,
-                n: g.n,
-                next: g.next,
-                debt: g.debt,
-            });
-            small_from.push(i as u32);
-        } else {
-            big.push(*g);
-            big_from.push(i as u32);
-            big_before.push((0, 0));
-        }
-    }
-    let mut tally = Tally::new(stats);
-    narrow.run_spilling(
-        small,
-        IN_PLACE_TRICKS as u32,
-        |j, finish| {
-            let i = small_from[j] as usize;
-            tally.count(ctx, stats, &leaves[i], &games[i], finish, (0, 0))
-        },
-        |j, game, tricks, cards| {
-            big.push(game);
-            big_from.push(small_from[j]);
-            big_before.push((tricks, cards));
-        },
-    );
-    mid.run(big, IN_PLACE_TRICKS as u32, |j, finish| {
-        let i = big_from[j] as usize;
-        tally.count(ctx, stats, &leaves[i], &games[i], finish, big_before[j])
-    });
-    tally.add(stats);
-    leaves.clear();
-    games.clear();
-}
-
-/// [`flush_narrow`] for decks of more than 32 cards: with AVX-512 in lanes that start mid-trick
-/// ([`flush_spilling`] up to [`SPILL_CARDS`], then [`MidLanes64`]); else each game is played to the end of its trick one by one (the
-/// `u64` lanes of [`Lanes64`] start at a trick boundary), then in those lanes when the processor
-/// has AVX2, or on one by one.
+/// [`flush_narrow`] for decks of more than 32 cards: with AVX-512 in the `u64` batch (the games
+/// written into it as they were queued, [`WideBatch`]); else each game is played to the end of
+/// its trick one by one (the `u64` lanes of [`Lanes64`] start at a trick boundary), then in those
+/// lanes when the processor has AVX2, or on one by one.
 pub(super) fn flush_wide(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch<u64>) {
     let Scratch {
         leaves,
         games,
         lanes,
     } = scratch;
-    if wide_tally(ctx, lanes) {
+    if lanes.tally {
         return flush_batch(ctx, stats, leaves, &mut lanes.batch);
-    }
-    if ctx.lanes && MidLanes64::available() {
-        if ctx.n <= SPILL_CARDS {
-            return flush_spilling(ctx, stats, leaves, games, lanes);
-        }
-        return flush_lanes(ctx, stats, leaves, games, &mut lanes.mid);
     }
     if !ctx.lanes {
         for (leaf, game) in leaves.iter().zip(games.iter()) {

@@ -6,8 +6,7 @@
 //! `flush.rs` to record as the general path does.
 //!
 //! One batch, generic over the lane element: 16 `u32` lanes for decks of up to 32 cards, eight
-//! `u64` lanes for the larger decks that do not start in the `u32` lanes (`flush.rs`,
-//! `SPILL_CARDS`). The move loop is the lanes' own (`engine/avx512_moves.rs`, `report: tally`);
+//! `u64` lanes for the larger decks. The move loop is the lanes' own (`engine/avx512_moves.rs`, `report: tally`);
 //! the `u64` lanes play with the kinds queue of `engine/kinds64.rs` instead when the games have
 //! at most 31 face cards (`kinds.rs`).
 //! The reference is the general path (`Lanes::run` or `MidLanes64::run` of every game, then
@@ -150,13 +149,6 @@ impl<E: TallyPlane> Special<E> {
     }
 }
 
-/// Stand-in for the spill arrays of the move loop, which `report: tally` never spills to.
-struct NoSpill<E> {
-    state: Soa<E>,
-    tricks: Vec<E>,
-    cards: Vec<E>,
-}
-
 /// A batch of at most [`BATCH`] fully fixed games for the lanes.
 pub(super) struct Batch<E> {
     soa: Soa<E>,
@@ -164,7 +156,6 @@ pub(super) struct Batch<E> {
     kinds: kinds::KindsSoa,
     len: usize,
     pub out: Special<E>,
-    no_spill: NoSpill<E>,
 }
 
 /// The batch of the 16 `u32` lanes (decks of up to 32 cards).
@@ -200,11 +191,6 @@ impl<E: TallyPlane> Batch<E> {
                 wins: [0; 2],
                 special: 0,
                 bar: 0,
-            },
-            no_spill: NoSpill {
-                state: Soa::new(0),
-                tricks: Vec::new(),
-                cards: Vec::new(),
             },
         }
     }
@@ -327,14 +313,13 @@ unsafe fn play_u32(batch: &mut Batch<u32>, limit: u32) {
     };
     let soa = &mut batch.soa;
     let out = &mut batch.out;
-    let sp = &mut batch.no_spill;
     let total = batch.len;
     // SAFETY: every array of `soa` and `out` holds BATCH + 16 values and `total <= BATCH`, as
-    // the move loop's loads and stores need; nothing spills (`spill: false`).
-    let (stopped, _) = unsafe {
+    // the move loop's loads and stores need.
+    let stopped = unsafe {
         move_loop!(soa: soa, out: out, total: total, limit: limit,
             lanes: 16, mask: __mmask16, elem: u32, int: i32, refill: REFILL, mid_trick: true,
-            spill: false, spilled: sp, report: tally, groups: 2)
+            report: tally, groups: 2)
     };
     debug_assert_eq!(stopped, total);
 }
@@ -378,13 +363,12 @@ unsafe fn play_planes_u64(batch: &mut Batch<u64>, limit: u32) {
     };
     let soa = &mut batch.soa;
     let out = &mut batch.out;
-    let sp = &mut batch.no_spill;
     let total = batch.len;
     // SAFETY: as in `play_u32` (the arrays hold BATCH + 16 values; eight lanes need 8).
-    let (stopped, _) = unsafe {
+    let stopped = unsafe {
         move_loop!(soa: soa, out: out, total: total, limit: limit,
             lanes: 8, mask: __mmask8, elem: u64, int: i64, refill: REFILL64, mid_trick: true,
-            spill: false, spilled: sp, report: tally, groups: 1)
+            report: tally, groups: 1)
     };
     debug_assert_eq!(stopped, total);
 }
