@@ -92,23 +92,36 @@ pub(super) unsafe fn play<V: Vec64, const G: usize>(batch: &mut Batch<u64>, limi
         refill(g, s, soa, kinds, &mut next, total, all);
     }
     loop {
+        // Whether each group refills after this move, decided from the lanes idle before it
+        // (those that stopped in earlier moves): a branch on this move's stops would wait for
+        // its whole chain, and is mispredicted often.
+        let want =
+            groups.map(|g| next < total && (all & !g.active).count_ones() as usize >= REFILL64);
         let mut stops = [0u32; G];
         for (g, s) in groups.iter_mut().zip(stops.iter_mut()) {
             *s = g.step_results::<true>(&k);
         }
         let mut active = 0;
-        for ((g, s), &stopped) in groups.iter_mut().zip(slots.iter_mut()).zip(stops.iter()) {
+        for (((g, s), &stopped), &want) in groups
+            .iter_mut()
+            .zip(slots.iter_mut())
+            .zip(stops.iter())
+            .zip(want.iter())
+        {
             report(g, s, stopped, out);
             g.active &= !stopped;
-            let idle = all & !g.active;
-            // As the planes' loop: once `REFILL64` lanes wait, or none plays.
-            if next < total && (idle.count_ones() as usize >= REFILL64 || g.active == 0) {
-                refill(g, s, soa, kinds, &mut next, total, idle);
+            if want {
+                refill(g, s, soa, kinds, &mut next, total, all & !g.active);
             }
             active |= g.active;
         }
         if active == 0 {
-            break;
+            if next == total {
+                break;
+            }
+            for (g, s) in groups.iter_mut().zip(slots.iter_mut()) {
+                refill(g, s, soa, kinds, &mut next, total, all & !g.active);
+            }
         }
     }
 }
