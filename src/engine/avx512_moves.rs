@@ -7,17 +7,19 @@
 //! and the taking of the pile) and selects its own, so the only branch left is "did some lane
 //! stop". The state of all lanes stays in registers from the first move to the last; stopped
 //! lanes leave with one in-register compress and store per result, and the group is refilled, in
-//! lane order, with one expand-load per variable once `refill` of its lanes are idle. (Two groups
-//! stepped side by side, to overlap their chains of dependent operations, measured 4% slower in
-//! `u32` lanes and 1% in `u64` ones on AMD Zen 4: 17 state vectors a group, and 32 registers.)
+//! lane order, with one expand-load per variable once `refill` of its lanes are idle. Two groups
+//! can step side by side, to overlap their chains of dependent operations: the exhaustive
+//! search's counting batch does (faster on AMD Zen 5); the general lanes keep one (two measured
+//! 4% slower in `u32` lanes and 1% in `u64` ones on AMD Zen 4, and 4% slower on the Zen 5 where
+//! every result is stored: 17 state vectors a group, and 32 registers).
 
 /// Plays the games of `$soa` (`$total` of them, structure of arrays with `$lanes` values of
 /// padding; with `mid_trick` false every game starts at a trick boundary and the pile arrays are
 /// not read) until each ends or has played `$limit` tricks; the results go to `$out` in the order
 /// the lanes stopped; `$groups` (1 or 2) groups of lanes step side by side. Evaluates to how many
-/// stopped (all of them). Must be expanded
-/// inside an `unsafe` block of a function with AVX-512 F, CD, BW, DQ and VL enabled, whose arrays
-/// are padded as the comments at `ld` and `group_move` say.
+/// stopped (all of them). Must be expanded inside an `unsafe` block of a function with AVX-512 F,
+/// CD, BW, DQ and VL enabled, whose arrays are padded as the comments at `ld` and `group_move`
+/// say.
 macro_rules! move_loop {
     (
         soa: $soa:ident, out: $out:ident, total: $total:expr, limit: $limit:expr,
