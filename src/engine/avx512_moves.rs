@@ -91,28 +91,13 @@ macro_rules! move_loop {
             group_refill!(g1, $soa, ld, next, total, $mask, $mid, $report);
         }
         while (g0.active | g1.active) != 0 {
-            group_move!(
-                g0,
-                $soa,
-                $out,
-                ld,
-                next,
-                total,
-                stopped_count,
-                zero,
-                one,
-                vlimit,
-                tz,
-                $mask,
-                $elem,
-                $int,
-                $refill,
-                $mid,
-                $report
-            );
-            if two_groups {
+            // The same move for each group (the loop has a constant count and is unrolled).
+            for g in [&mut g0, &mut g1]
+                .into_iter()
+                .take(if two_groups { 2 } else { 1 })
+            {
                 group_move!(
-                    g1,
+                    g,
                     $soa,
                     $out,
                     ld,
@@ -136,9 +121,9 @@ macro_rules! move_loop {
     }};
 }
 
-/// One move of every lane of group `$g` (see [`move_loop`]); the lanes that stopped leave their
-/// results in `$out` and, once `$refill` lanes of the group are idle (or none plays), the group
-/// takes the next games.
+/// One move of every lane of group `*$g` (a `&mut Group`; see [`move_loop`]); the lanes that
+/// stopped leave their results in `$out` and, once `$refill` lanes of the group are idle (or none
+/// plays), the group takes the next games.
 macro_rules! group_move {
     (
         $g:ident, $soa:ident, $out:ident, $ld:ident, $next:ident, $total:ident,
@@ -164,7 +149,7 @@ macro_rules! group_move {
             tricks,
             cards,
             ..
-        } = $g;
+        } = *$g;
         let lead = cmpeq(debt, zero);
         let tza = $tz(fa);
         let za = min(tza, na);
