@@ -13,14 +13,26 @@
 //! tree walk have bit `i`; a refill reverses them), so a hand's first face card is its leading
 //! zeros, one operation where the trailing zeros took four, and a hand gives up cards by a left
 //! shift.
+//!
+//! The step is written for either lane width of [`Vec64`] (the module's numbers are for 64-bit
+//! lanes): [`run`] plays random deals in 64-bit lanes, and the exhaustive search's batch
+//! (`search/exhaustive/tally/kinds.rs`) plays its fixed games in 64-bit lanes past 32 cards and
+//! in sixteen 32-bit lanes up to 32, where a hand's card `i` is bit `31 - i` and the kinds of
+//! every face card and the marker fit up to 15 face cards ([`max_faces`]).
 
 use crate::engine::lanes::Finish;
 use crate::engine::lanes64::Deal64;
 use crate::engine::source64::Games;
 use crate::engine::vec64::Vec64;
 
-/// The most face cards a game may hold here: the kinds of them all and the marker fit in 64 bits.
-pub(crate) const MAX_FACES: u32 = 31;
+/// The most face cards a game may hold in lanes of `bits` bits: the kinds of them all and the
+/// marker fit in `bits - 1` bits (see `Group::pv`).
+pub(crate) const fn max_faces(bits: u32) -> u32 {
+    bits / 2 - 1
+}
+
+/// The most face cards a game may hold in 64-bit lanes.
+pub(crate) const MAX_FACES: u32 = max_faces(64);
 
 /// Whether every game of `games` fits these lanes (at most [`MAX_FACES`] face cards).
 pub(crate) fn fits(games: &[Deal64]) -> bool {
@@ -53,7 +65,7 @@ pub(crate) struct Group<V: Vec64> {
     pub(crate) debt: V,
     /// Bit `i`: the player `a` is in lane `i` (0 or 1).
     pub(crate) who: u32,
-    /// Finished tricks times 2^32 plus their cards (as `moves64.rs`).
+    /// Finished tricks times `2^(BITS / 2)` plus their cards (as `moves64.rs`, which has 2^32).
     pub(crate) tc: V,
     /// Results of the lanes that stopped in the last move: winner (bit `i` for lane `i`), cards
     /// of an unfinished last trick, and whether the game ended (else it reached the limit).
@@ -85,7 +97,7 @@ impl<V: Vec64> Group<V> {
             pf: z,
             pv: z,
             // SAFETY: the caller's contract.
-            pr: unsafe { V::splat(63) },
+            pr: unsafe { V::splat(u64::from(V::BITS) - 1) },
             n: z,
             debt: z,
             who: 0,
@@ -233,7 +245,7 @@ impl<V: Vec64> Group<V> {
         games: &mut impl Games,
         done: &mut impl FnMut(usize, Finish),
     ) {
-        let [mut tc, mut last] = [[0u64; 8]; 2];
+        let [mut tc, mut last] = [[0u64; 16]; 2];
         self.tc.store(&mut tc);
         self.last.store(&mut last);
         let mut s = stopped;
@@ -305,8 +317,8 @@ impl<V: Vec64> Group<V> {
     }
 }
 
-/// The constants of a step, in every lane: `trick` is `1 << 32` and `limit` the trick limit
-/// times `1 << 32`.
+/// The constants of a step, in every lane: `trick` is `1 << (BITS / 2)` and `limit` the trick
+/// limit times `trick`.
 #[derive(Clone, Copy)]
 pub(crate) struct Consts<V> {
     zero: V,
@@ -335,9 +347,9 @@ impl<V: Vec64> Consts<V> {
                 two: V::splat(2),
                 three: V::splat(3),
                 five: V::splat(5),
-                empty: V::splat(63),
-                trick: V::splat(1 << 32),
-                limit: V::splat(u64::from(limit) << 32),
+                empty: V::splat(u64::from(V::BITS) - 1),
+                trick: V::splat(1 << (V::BITS / 2)),
+                limit: V::splat(u64::from(limit) << (V::BITS / 2)),
             }
         }
     }
@@ -355,8 +367,10 @@ pub(crate) unsafe fn run<V: Vec64, const G: usize>(
     limit: u32,
     done: &mut impl FnMut(usize, Finish),
 ) {
-    // The cards of a lane's finished tricks stay below 2^32 (see `Group::tc`).
+    // The cards of a lane's finished tricks stay below 2^32 (see `Group::tc`); the games come
+    // in 64-bit planes, as 64-bit lanes take them.
     assert!(limit < 1 << 26, "a trick limit below 2^26");
+    assert!(V::BITS == 64 && V::LANES <= 8, "64-bit lanes");
     debug_assert!(games.fits(), "at most {MAX_FACES} face cards a game");
     // SAFETY: the caller's contract.
     let k = unsafe { Consts::new(limit) };

@@ -200,7 +200,7 @@ impl<V: Vec64> Group<V> {
         games: &mut impl Games,
         done: &mut impl FnMut(usize, Finish),
     ) {
-        let [mut tc, mut last] = [[0u64; 8]; 2];
+        let [mut tc, mut last] = [[0u64; 16]; 2];
         self.tc.store(&mut tc);
         self.last.store(&mut last);
         let mut s = stopped;

@@ -1,7 +1,9 @@
 //! The lane vector of the 64-card lanes: a few `u64` lanes and the handful of operations the
-//! move loop of `moves64.rs` needs, in three forms: eight lanes in AVX-512 registers, four in AVX2
-//! registers and four in plain `u64`s (any processor). The move loop is written once over
-//! [`Vec64`]; each form is a thin wrapper of its instructions.
+//! move loops of `moves64.rs` and `kinds64.rs` need, in three forms: eight lanes in AVX-512
+//! registers, four in AVX2 registers and four in plain `u64`s (any processor); and a fourth form,
+//! sixteen `u32` lanes in AVX-512 registers, in which the exhaustive search plays the kinds loop
+//! for decks of up to 32 cards. The move loops are written once over [`Vec64`]; each form is a
+//! thin wrapper of its instructions.
 //!
 //! Soundness: a value of an x86 form can only be made by [`Vec64::splat`], which is `unsafe`
 //! and requires the processor to have that form's features; so every other
@@ -11,9 +13,14 @@
 
 use std::ops::{BitAnd, BitOr, Not};
 
-/// A vector of `LANES` (at most 8) `u64` lanes. "Small" operands are counts below 2^63.
+/// A vector of `LANES` (at most 16) lanes of `BITS` bits (`Elem`). "Small" operands are counts
+/// below `2^(BITS - 1)`. Scalars come and go as `u64` (a `u32` lane takes the low half).
 pub(crate) trait Vec64: Copy {
     const LANES: usize;
+    /// Bits of a lane: 64, or 32 for [`Avx512x16`].
+    const BITS: u32;
+    /// A lane's value in memory.
+    type Elem: Copy + Into<u64>;
     /// One bit of truth per lane.
     type Mask: Copy
         + BitAnd<Output = Self::Mask>
@@ -26,23 +33,23 @@ pub(crate) trait Vec64: Copy {
     /// The processor has the form's features.
     unsafe fn splat(x: u64) -> Self;
     /// The lanes into the first `LANES` values of `a`.
-    fn store(self, a: &mut [u64; 8]);
+    fn store(self, a: &mut [u64; 16]);
     fn add(self, o: Self) -> Self;
     fn sub(self, o: Self) -> Self;
     fn and(self, o: Self) -> Self;
     fn or(self, o: Self) -> Self;
     fn xor(self, o: Self) -> Self;
-    /// `self >> s` per lane, 0 once `s >= 64`.
+    /// `self >> s` per lane, 0 once `s >= BITS`.
     fn shr(self, s: Self) -> Self;
-    /// `self << s` per lane, 0 once `s >= 64`.
+    /// `self << s` per lane, 0 once `s >= BITS`.
     fn shl(self, s: Self) -> Self;
     fn shr1(self) -> Self;
     fn shr2(self) -> Self;
-    /// Leading zeros per lane (64 for 0).
+    /// Leading zeros per lane (`BITS` for 0).
     fn lzcnt(self) -> Self;
-    /// `self` rotated left by `s % 64` per lane.
+    /// `self` rotated left by `s % BITS` per lane.
     fn rotl(self, s: Self) -> Self;
-    /// `self` rotated right by `s % 64` per lane.
+    /// `self` rotated right by `s % BITS` per lane.
     fn rotr(self, s: Self) -> Self;
     fn eq(self, o: Self) -> Self::Mask;
     /// `self < o` for small lanes.
@@ -53,7 +60,7 @@ pub(crate) trait Vec64: Copy {
     fn select(m: Self::Mask, t: Self, f: Self) -> Self;
     /// `if m { x } else { 0 }` per lane.
     fn keep(m: Self::Mask, x: Self) -> Self;
-    /// `min(trailing zeros of self, n)` per lane, for `n <= 64`.
+    /// `min(trailing zeros of self, n)` per lane, for `n <= BITS`.
     fn tz_min(self, n: Self) -> Self;
     /// Bit `i` for lane `i`.
     fn bits(m: Self::Mask) -> u32;
@@ -70,7 +77,7 @@ pub(crate) trait Vec64: Copy {
     /// # Safety
     /// `src` is readable for `bits.count_ones()` values.
     #[inline(always)]
-    unsafe fn expand_load(self, bits: u32, src: *const u64) -> Self {
+    unsafe fn expand_load(self, bits: u32, src: *const Self::Elem) -> Self {
         let mut v = self;
         let mut s = bits;
         let mut k = 0;
@@ -78,13 +85,14 @@ pub(crate) trait Vec64: Copy {
             let i = s.trailing_zeros() as usize;
             s &= s - 1;
             // SAFETY: `k < bits.count_ones()`, the caller's contract.
-            v = v.with_lane(i, unsafe { *src.add(k) });
+            v = v.with_lane(i, unsafe { *src.add(k) }.into());
             k += 1;
         }
         v
     }
     /// The kinds of a hand's face cards in order (`penalty - 1`, two bits each, the first
-    /// lowest), a 1 above the last: from its planes `faces`, `lo` and `hi` (at most 31 faces).
+    /// lowest), a 1 above the last: from its planes `faces`, `lo` and `hi` (at most 31 faces;
+    /// the caller checks that the result fits a lane).
     fn face_kinds(self, faces: u64, lo: u64, hi: u64) -> u64 {
         let mut kinds = 0;
         let mut at = 0;
@@ -155,13 +163,15 @@ impl Not for PortableMask {
 
 impl Vec64 for Portable {
     const LANES: usize = 4;
+    const BITS: u32 = 64;
+    type Elem = u64;
     type Mask = PortableMask;
     #[inline(always)]
     unsafe fn splat(x: u64) -> Self {
         Portable([x; 4])
     }
     #[inline(always)]
-    fn store(self, a: &mut [u64; 8]) {
+    fn store(self, a: &mut [u64; 16]) {
         a[..4].copy_from_slice(&self.0);
     }
     #[inline(always)]
@@ -261,7 +271,7 @@ impl Vec64 for Portable {
 }
 
 #[cfg(target_arch = "x86_64")]
-pub(crate) use x86::{Avx2, Avx512};
+pub(crate) use x86::{Avx2, Avx512, Avx512x16};
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
@@ -305,14 +315,16 @@ mod x86 {
 
     impl Vec64 for Avx2 {
         const LANES: usize = 4;
+        const BITS: u32 = 64;
+        type Elem = u64;
         type Mask = Avx2Mask;
         #[inline(always)]
         unsafe fn splat(x: u64) -> Self {
             Avx2(unsafe { _mm256_set1_epi64x(x as i64) })
         }
         #[inline(always)]
-        fn store(self, a: &mut [u64; 8]) {
-            // SAFETY: `a` holds 8 writable values; the store is unaligned.
+        fn store(self, a: &mut [u64; 16]) {
+            // SAFETY: `a` holds 16 writable values; the store is unaligned.
             unsafe { _mm256_storeu_si256(a.as_mut_ptr() as *mut __m256i, self.0) }
         }
         #[inline(always)]
@@ -441,7 +453,7 @@ mod x86 {
         /// `f` of each lane of `self` and `o`, through memory.
         #[inline(always)]
         fn lanewise(self, o: Self, f: impl Fn(u64, u64) -> u64) -> Self {
-            let [mut a, mut b] = [[0u64; 8]; 2];
+            let [mut a, mut b] = [[0u64; 16]; 2];
             self.store(&mut a);
             o.store(&mut b);
             let r: [u64; 4] = std::array::from_fn(|i| f(a[i], b[i]));
@@ -458,14 +470,16 @@ mod x86 {
     // has AVX-512 F, CD, BW, DQ and VL (see the module head).
     impl Vec64 for Avx512 {
         const LANES: usize = 8;
+        const BITS: u32 = 64;
+        type Elem = u64;
         type Mask = u8;
         #[inline(always)]
         unsafe fn splat(x: u64) -> Self {
             Avx512(unsafe { _mm512_set1_epi64(x as i64) })
         }
         #[inline(always)]
-        fn store(self, a: &mut [u64; 8]) {
-            // SAFETY: `a` holds 8 writable values; the store is unaligned.
+        fn store(self, a: &mut [u64; 16]) {
+            // SAFETY: `a` holds 16 writable values; the store is unaligned.
             unsafe { _mm512_storeu_si512(a.as_mut_ptr() as *mut __m512i, self.0) }
         }
         #[inline(always)]
@@ -563,6 +577,136 @@ mod x86 {
         unsafe fn expand_load(self, bits: u32, src: *const u64) -> Self {
             // SAFETY: the caller's contract (the load reads `bits.count_ones()` values).
             Avx512(unsafe { _mm512_mask_expandloadu_epi64(self.0, bits as u8, src as *const i64) })
+        }
+        #[inline(always)]
+        fn face_kinds(self, faces: u64, lo: u64, hi: u64) -> u64 {
+            // SAFETY: the lane features include BMI2 (checked with them by `Isa::get`).
+            unsafe { super::face_kinds_bmi2(faces, lo, hi) }
+        }
+    }
+
+    /// Sixteen `u32` lanes in a 512-bit AVX-512 register (F, CD, BW, DQ, VL): the exhaustive
+    /// search's batch of decks of up to 32 cards (`search/exhaustive/tally/kinds.rs`).
+    #[derive(Clone, Copy)]
+    pub(crate) struct Avx512x16(__m512i);
+
+    // SAFETY (every `unsafe` block below): as for `Avx512`.
+    impl Vec64 for Avx512x16 {
+        const LANES: usize = 16;
+        const BITS: u32 = 32;
+        type Elem = u32;
+        type Mask = u16;
+        #[inline(always)]
+        unsafe fn splat(x: u64) -> Self {
+            Avx512x16(unsafe { _mm512_set1_epi32(x as i32) })
+        }
+        #[inline(always)]
+        fn store(self, a: &mut [u64; 16]) {
+            // SAFETY: `a` holds 16 writable values; the stores are unaligned.
+            unsafe {
+                let lo = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(self.0));
+                let hi = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64::<1>(self.0));
+                _mm512_storeu_si512(a.as_mut_ptr() as *mut __m512i, lo);
+                _mm512_storeu_si512(a.as_mut_ptr().add(8) as *mut __m512i, hi);
+            }
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            Avx512x16(unsafe { _mm512_add_epi32(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            Avx512x16(unsafe { _mm512_sub_epi32(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn and(self, o: Self) -> Self {
+            Avx512x16(unsafe { _mm512_and_si512(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn or(self, o: Self) -> Self {
+            Avx512x16(unsafe { _mm512_or_si512(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            Avx512x16(unsafe { _mm512_xor_si512(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn shr(self, s: Self) -> Self {
+            Avx512x16(unsafe { _mm512_srlv_epi32(self.0, s.0) })
+        }
+        #[inline(always)]
+        fn shl(self, s: Self) -> Self {
+            Avx512x16(unsafe { _mm512_sllv_epi32(self.0, s.0) })
+        }
+        #[inline(always)]
+        fn shr1(self) -> Self {
+            Avx512x16(unsafe { _mm512_srli_epi32::<1>(self.0) })
+        }
+        #[inline(always)]
+        fn shr2(self) -> Self {
+            Avx512x16(unsafe { _mm512_srli_epi32::<2>(self.0) })
+        }
+        #[inline(always)]
+        fn lzcnt(self) -> Self {
+            Avx512x16(unsafe { _mm512_lzcnt_epi32(self.0) })
+        }
+        #[inline(always)]
+        fn rotl(self, s: Self) -> Self {
+            Avx512x16(unsafe { _mm512_rolv_epi32(self.0, s.0) })
+        }
+        #[inline(always)]
+        fn rotr(self, s: Self) -> Self {
+            Avx512x16(unsafe { _mm512_rorv_epi32(self.0, s.0) })
+        }
+        #[inline(always)]
+        fn eq(self, o: Self) -> u16 {
+            unsafe { _mm512_cmpeq_epi32_mask(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn lt(self, o: Self) -> u16 {
+            unsafe { _mm512_cmplt_epu32_mask(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn min(self, o: Self) -> Self {
+            Avx512x16(unsafe { _mm512_min_epu32(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn select(m: u16, t: Self, f: Self) -> Self {
+            Avx512x16(unsafe { _mm512_mask_blend_epi32(m, f.0, t.0) })
+        }
+        #[inline(always)]
+        fn keep(m: u16, x: Self) -> Self {
+            Avx512x16(unsafe { _mm512_maskz_mov_epi32(m, x.0) })
+        }
+        /// `32 - lzcnt(!x & (x - 1))`, as `Avx512`'s.
+        #[inline(always)]
+        fn tz_min(self, n: Self) -> Self {
+            unsafe {
+                let x = self.0;
+                let below = _mm512_andnot_si512(x, _mm512_sub_epi32(x, _mm512_set1_epi32(1)));
+                let tz = _mm512_sub_epi32(_mm512_set1_epi32(32), _mm512_lzcnt_epi32(below));
+                Avx512x16(_mm512_min_epu32(tz, n.0))
+            }
+        }
+        #[inline(always)]
+        fn bits(m: u16) -> u32 {
+            u32::from(m)
+        }
+        #[inline(always)]
+        fn mask(self, bits: u32) -> u16 {
+            bits as u16
+        }
+        #[inline(always)]
+        fn with_lane(self, i: usize, x: u64) -> Self {
+            Avx512x16(unsafe { _mm512_mask_set1_epi32(self.0, 1 << (i & 15), x as i32) })
+        }
+        /// One expand-load: the set lanes read consecutive values.
+        #[inline(always)]
+        unsafe fn expand_load(self, bits: u32, src: *const u32) -> Self {
+            // SAFETY: the caller's contract (the load reads `bits.count_ones()` values).
+            Avx512x16(unsafe {
+                _mm512_mask_expandloadu_epi32(self.0, bits as u16, src as *const i32)
+            })
         }
         #[inline(always)]
         fn face_kinds(self, faces: u64, lo: u64, hi: u64) -> u64 {

@@ -6,9 +6,9 @@
 //! `flush.rs` to record as the general path does.
 //!
 //! One batch, generic over the lane element: 16 `u32` lanes for decks of up to 32 cards, eight
-//! `u64` lanes for the larger decks. The move loop is the lanes' own (`engine/avx512_moves.rs`, `report: tally`);
-//! the `u64` lanes play with the kinds queue of `engine/kinds64.rs` instead when the games have
-//! at most 31 face cards (`kinds.rs`).
+//! `u64` lanes for the larger decks. The lanes play with the kinds queue of `engine/kinds64.rs`
+//! (`kinds.rs`) when the batch's games have at most 15 face cards (`u32`) or 31 (`u64`), else
+//! with the lanes' own loop in planes (`engine/avx512_moves.rs`, `report: tally`).
 //! The reference is the general path (`Lanes::run` or `MidLanes64::run` of every game, then
 //! `Tally::count`), which processors without AVX-512 take; `tests` hold the two to the same
 //! counts.
@@ -152,8 +152,8 @@ impl<E: TallyPlane> Special<E> {
 /// A batch of at most [`BATCH`] fully fixed games for the lanes.
 pub(super) struct Batch<E> {
     soa: Soa<E>,
-    /// The kinds of the games, for the `u64` lanes' kinds queue (empty for `u32`: `kinds.rs`).
-    kinds: kinds::KindsSoa,
+    /// The kinds of the games, for the lanes' kinds queue (`kinds.rs`).
+    kinds: kinds::KindsSoa<E>,
     len: usize,
     pub out: Special<E>,
 }
@@ -180,7 +180,7 @@ impl<E: TallyPlane> Batch<E> {
         let v = || vec![E::ZERO; len];
         Batch {
             soa: Soa::new(len),
-            kinds: kinds::KindsSoa::new(if E::BITS == 64 { len } else { 0 }),
+            kinds: kinds::KindsSoa::new(len),
             len: 0,
             out: Special {
                 slot: v(),
@@ -292,9 +292,27 @@ impl<E: TallyPlane> Batch<E> {
     }
 }
 
-/// [`TallyPlane::play`] in 16 `u32` lanes.
+/// [`TallyPlane::play`] in 16 `u32` lanes: with the kinds queue (`kinds.rs`) when every game
+/// of the batch has at most `kinds64::max_faces(32)` face cards, else in planes.
 #[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn play_u32(batch: &mut Batch<u32>, limit: u32) {
+    use crate::engine::vec64::{Avx512x16, Vec64};
+    // SAFETY: the processor has AVX-512 (the caller's contract) and BMI2 (`Isa::get` checks
+    // them together).
+    let v = unsafe { Avx512x16::splat(0) };
+    if kinds::convert(v, batch, limit) {
+        // SAFETY: as above. (One group: see `kinds::play`.)
+        unsafe { kinds::play::<u32, Avx512x16, 1>(batch, limit) }
+    } else {
+        // SAFETY: the caller's contract.
+        unsafe { play_planes_u32(batch, limit) }
+    }
+}
+
+/// [`TallyPlane::play`] in 16 `u32` lanes holding each hand's face kinds in two planes, for
+/// any number of face cards.
+#[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn play_planes_u32(batch: &mut Batch<u32>, limit: u32) {
     use crate::engine::avx512_moves::{
         group_move, group_refill, move_loop, refill_cards, report_stopped,
     };
@@ -332,9 +350,9 @@ unsafe fn play_u64(batch: &mut Batch<u64>, limit: u32) {
     // SAFETY: the processor has AVX-512 (the caller's contract) and BMI2 (`Isa::get` checks
     // them together).
     let v = unsafe { Avx512::splat(0) };
-    if kinds::convert(v, batch) {
+    if kinds::convert(v, batch, limit) {
         // SAFETY: as above.
-        unsafe { kinds::play::<Avx512, 2>(batch, limit) }
+        unsafe { kinds::play::<u64, Avx512, 2>(batch, limit) }
     } else {
         // SAFETY: the caller's contract.
         unsafe { play_planes_u64(batch, limit) }
@@ -461,22 +479,92 @@ mod tests {
         }
     }
 
-    /// Hands of up to 24 cards and a pile of up to 8 in the `u32` lanes, against [`Lanes`].
+    /// The face cards of a game, its pile's included.
+    fn faces<E: Plane + Into<u64>>(g: &Game<E>) -> u32 {
+        [g.faces[0], g.faces[1], g.pile_faces]
+            .map(|x| x.into().count_ones())
+            .iter()
+            .sum()
+    }
+
+    /// The general `u32` lanes' finishes of `games`.
+    fn general32(lanes: &mut Lanes, games: &[Game<u32>], limit: u32) -> Vec<(usize, Finish)> {
+        let mut want = Vec::new();
+        lanes.run(games, limit, |i, f| want.push((i, f)));
+        want
+    }
+
+    /// Random games for the `u32` lanes (hands of up to 24 cards, a pile of up to 8) with at
+    /// most `most` face cards.
+    fn narrow_games(seed: u64, most: u32) -> Vec<(Game<u32>, u64)> {
+        random_games::<u32>(seed, 3 * BATCH + 100, 24)
+            .into_iter()
+            .filter(|(g, _)| faces(g) <= most)
+            .collect()
+    }
+
+    /// The `u32` lanes as the search runs them, against [`Lanes`]: with the kinds queue (every
+    /// game of at most `max_faces(32)` face cards), and in planes (some batches holding a game
+    /// of more: four in seven of the random cards are face cards).
     #[test]
     fn narrow_batch_counts_what_the_general_lanes_finish() {
         if !NarrowBatch::available() {
             return;
         }
+        let most = crate::engine::kinds64::max_faces(32);
+        let mut lanes = Lanes::default();
+        let many = narrow_games(21, u32::MAX);
+        assert!(
+            many.chunks(BATCH)
+                .all(|c| c.iter().any(|(g, _)| faces(g) > most))
+        );
+        for games in [narrow_games(26, most), many] {
+            counts_what_the_general_lanes_finish(
+                &games,
+                |g, l| general32(&mut lanes, g, l),
+                |b, l, bar| b.run(l, bar),
+            );
+        }
+    }
+
+    /// The planes' `u32` loop on games the search would play with the kinds queue.
+    #[test]
+    fn narrow_planes_count_what_the_general_lanes_finish() {
+        if !NarrowBatch::available() {
+            return;
+        }
         let mut lanes = Lanes::default();
         counts_what_the_general_lanes_finish(
-            &random_games::<u32>(21, 3 * BATCH + 100, 24),
-            |g, l| {
-                let mut want = Vec::new();
-                lanes.run(g, l, |i, f| want.push((i, f)));
-                want
-            },
-            |b, l, bar| b.run(l, bar),
+            &narrow_games(27, crate::engine::kinds64::max_faces(32)),
+            |g, l| general32(&mut lanes, g, l),
+            // SAFETY: the processor has AVX-512 (checked above) and the batch has room.
+            |b, l, bar| b.run_by(l, bar, |b, l| unsafe { play_planes_u32(b, l) }),
         );
+    }
+
+    /// The `u32` kinds lanes refuse a batch with a game of 16 face cards, or one whose cards
+    /// could pass the low half of a lane within the trick limit (at most 32 cards a trick).
+    #[test]
+    fn narrow_kinds_refuse_what_does_not_fit() {
+        if !NarrowBatch::available() {
+            return;
+        }
+        use crate::engine::vec64::{Avx512x16, Vec64};
+        // SAFETY: the processor has AVX-512 (checked above).
+        let v = unsafe { Avx512x16::splat(0) };
+        let mut batch = NarrowBatch::default();
+        let fits = |batch: &mut NarrowBatch, g: &Game<u32>, before: u64, limit: u32| {
+            batch.clear();
+            batch.push(&AbGame::of(g), before);
+            kinds::convert(v, batch, limit)
+        };
+        let many = Game::<u32>::from_hands(&[1; 10], &[2; 6], 0);
+        assert!(!fits(&mut batch, &many, 0, 1000));
+        let g = Game::<u32>::from_hands(&[1; 9], &[2, 0, 0, 0, 3, 4], 0);
+        assert!(fits(&mut batch, &g, 0, 1000));
+        assert!(fits(&mut batch, &g, 65535 - 32 * 1000, 1000));
+        assert!(!fits(&mut batch, &g, 65536 - 32 * 1000, 1000));
+        assert!(!fits(&mut batch, &g, 0, 2048));
     }
 
     /// The general `u64` lanes' finishes of `games`.
@@ -489,9 +577,6 @@ mod tests {
     /// Random games for the `u64` lanes (hands of up to 52 cards, a pile of up to 8) with at
     /// most `most` face cards.
     fn wide_games(seed: u64, most: u32) -> Vec<(Game<u64>, u64)> {
-        let faces = |g: &Game<u64>| {
-            g.faces[0].count_ones() + g.faces[1].count_ones() + g.pile_faces.count_ones()
-        };
         random_games::<u64>(seed, 3 * BATCH + 100, 52)
             .into_iter()
             .filter(|(g, _)| faces(g) <= most)
@@ -551,9 +636,9 @@ mod tests {
             |g, l| general64(&mut lanes, g, l),
             |b, l, bar| {
                 b.run_by(l, bar, |b, l| {
-                    assert!(kinds::convert(v, b));
+                    assert!(kinds::convert(v, b, l));
                     // SAFETY: as above.
-                    unsafe { kinds::play::<Portable, 2>(b, l) }
+                    unsafe { kinds::play::<u64, Portable, 2>(b, l) }
                 })
             },
         );
@@ -561,10 +646,10 @@ mod tests {
         let mut g = Game::<u64>::from_hands(&[1; 20], &[2; 12], 0);
         assert_eq!(g.faces[0].count_ones() + g.faces[1].count_ones(), 32);
         batch.push(&AbGame::of(&g), 0);
-        assert!(!kinds::convert(v, &mut batch));
+        assert!(!kinds::convert(v, &mut batch, 1000));
         g = Game::<u64>::from_hands(&[1; 19], &[2; 12], 0);
         batch.clear();
         batch.push(&AbGame::of(&g), 0);
-        assert!(kinds::convert(v, &mut batch));
+        assert!(kinds::convert(v, &mut batch, 1000));
     }
 }

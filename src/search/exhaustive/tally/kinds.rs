@@ -1,32 +1,34 @@
-//! The `u64` lanes' batch (`tally.rs`: decks past 32 cards) played with the kinds queue of
-//! `engine/kinds64.rs`: a hand keeps its face cards' kinds as two-bit fields in one vector where
-//! the planes' loop (`engine/avx512_moves.rs`) keeps two planes (`lo`, `hi`), so a move carries
-//! three fewer state vectors and about ten fewer operations. The tree walk queues its games in
-//! planes; [`convert`] turns each game's planes into kinds once, before the lanes start. A batch
-//! with a game of more than [`MAX_FACES`] face cards (no census deck: they have eight) takes the
-//! planes' loop instead. The references are that loop and the general lanes: `tally.rs`'s tests
-//! hold all of them to the same counts, in AVX-512 and in the portable lanes.
+//! The batch of `tally.rs` played with the kinds queue of `engine/kinds64.rs`, in either width:
+//! sixteen `u32` lanes for decks of up to 32 cards, eight `u64` lanes past them. A hand keeps its
+//! face cards' kinds as two-bit fields in one vector where the planes' loop
+//! (`engine/avx512_moves.rs`) keeps two planes (`lo`, `hi`), so a move carries three fewer state
+//! vectors and about ten fewer operations. The tree walk queues its games in planes; [`convert`]
+//! turns each game's planes into kinds once, before the lanes start. A batch with a game of more
+//! face cards than the lanes' kinds hold (`kinds64::max_faces`: 15 in `u32` lanes, 31 in `u64`;
+//! no census deck: they have eight) takes the planes' loop instead. The references are that loop
+//! and the general lanes: `tally.rs`'s tests hold all of them to the same counts, in AVX-512 and
+//! in the portable lanes.
 
-use super::{Batch, REFILL64, Soa, Special};
-use crate::engine::kinds64::{Consts, Group, MAX_FACES};
+use super::{Batch, Soa, Special, TallyPlane};
+use crate::engine::kinds64::{Consts, Group, max_faces};
 use crate::engine::vec64::Vec64;
 
 /// The face planes and kinds of the queued games' hands and piles, in `kinds64.rs`'s form
-/// (`Group`'s `fa`, `fb` and `pf`, reversed: card `i` at bit `63 - i`; `va`, `vb`, `pv` and
-/// `pr`), converted from their planes by [`convert`].
-pub(super) struct KindsSoa {
-    fa: Vec<u64>,
-    fb: Vec<u64>,
-    pf: Vec<u64>,
-    va: Vec<u64>,
-    vb: Vec<u64>,
-    pv: Vec<u64>,
-    pr: Vec<u64>,
+/// (`Group`'s `fa`, `fb` and `pf`, reversed: card `i` at bit `BITS - 1 - i`; `va`, `vb`, `pv`
+/// and `pr`), converted from their planes by [`convert`].
+pub(super) struct KindsSoa<E> {
+    fa: Vec<E>,
+    fb: Vec<E>,
+    pf: Vec<E>,
+    va: Vec<E>,
+    vb: Vec<E>,
+    pv: Vec<E>,
+    pr: Vec<E>,
 }
 
-impl KindsSoa {
-    pub(super) fn new(len: usize) -> KindsSoa {
-        let v = || vec![0; len];
+impl<E: TallyPlane> KindsSoa<E> {
+    pub(super) fn new(len: usize) -> KindsSoa<E> {
+        let v = || vec![E::ZERO; len];
         KindsSoa {
             fa: v(),
             fb: v(),
@@ -39,56 +41,78 @@ impl KindsSoa {
     }
 }
 
-/// Fills `batch`'s kinds from the planes of its games (`v` vouches for the processor's
-/// features); false, and the kinds not to be used, when a game holds more than [`MAX_FACES`]
-/// face cards.
+/// Fills `batch`'s kinds from the planes of its games, for the lanes `V` of its width (`v`
+/// vouches for the processor's features); false, and the kinds not to be used, when a game holds
+/// more face cards than the lanes' kinds hold, or when its cards might not fit the lanes' count
+/// within `limit` tricks (see `Group::tc`: the cards count in the low half of a lane).
 #[inline(always)]
-pub(super) fn convert<V: Vec64>(v: V, batch: &mut Batch<u64>) -> bool {
+pub(super) fn convert<E: TallyPlane, V: Vec64<Elem = E>>(
+    v: V,
+    batch: &mut Batch<E>,
+    limit: u32,
+) -> bool {
+    let w = V::BITS;
+    debug_assert_eq!(w, E::BITS);
     let len = batch.len;
     let s = &batch.soa;
     let k = &mut batch.kinds;
-    let mut most = 0;
+    let u = |x: E| -> u64 { x.into() };
+    // Card `i` to bit `w - 1 - i`.
+    let rev = |x: E| E::of_u64(u(x).reverse_bits() >> (64 - w));
+    let (mut most, mut before) = (0, 0);
     for i in 0..len {
-        let (fa, fb, pf) = (s.fa[i], s.fb[i], s.pf[i]);
+        let (fa, fb, pf) = (u(s.fa[i]), u(s.fb[i]), u(s.pf[i]));
         most = most.max(fa.count_ones() + fb.count_ones() + pf.count_ones());
-        k.fa[i] = fa.reverse_bits();
-        k.fb[i] = fb.reverse_bits();
-        k.pf[i] = pf.reverse_bits();
-        k.va[i] = v.face_kinds(fa, s.la[i], s.ha[i]);
-        k.vb[i] = v.face_kinds(fb, s.lb[i], s.hb[i]);
+        before = before.max(u(s.cards[i]));
+        k.fa[i] = rev(s.fa[i]);
+        k.fb[i] = rev(s.fb[i]);
+        k.pf[i] = rev(s.pf[i]);
+        k.va[i] = E::of_u64(v.face_kinds(fa, u(s.la[i]), u(s.ha[i])));
+        k.vb[i] = E::of_u64(v.face_kinds(fb, u(s.lb[i]), u(s.hb[i])));
         // The pile's form (see `Group::pv`): the hand form with bit 0 flipped, rotated right by
-        // one; the next kind goes to `2 * faces - 1` modulo 64.
-        k.pv[i] = (v.face_kinds(pf, s.pl[i], s.ph[i]) ^ 1).rotate_right(1);
-        k.pr[i] = u64::from((2 * pf.count_ones() + 63) % 64);
+        // one within the lane; the next kind goes to `2 * faces - 1` modulo the lane's bits.
+        let pv = v.face_kinds(pf, u(s.pl[i]), u(s.ph[i])) ^ 1;
+        k.pv[i] = E::of_u64(pv >> 1 | (pv & 1) << (w - 1));
+        k.pr[i] = E::of_u64(u64::from((2 * pf.count_ones() + w - 1) % w));
     }
-    most <= MAX_FACES
+    // At most `w` cards a trick, so fewer than `w * limit` cards in the lanes.
+    most <= max_faces(w) && before + u64::from(w) * u64::from(limit) < 1 << (w / 2)
 }
 
 /// Plays `batch`'s games as the planes' loop does (`report: tally`: the winners of the plain
 /// games counted, the special ones left in `batch.out`), in `G` groups of the kinds lanes `V`, with
-/// `batch.out` already reset. [`convert`] must have returned true for the batch.
+/// `batch.out` already reset. [`convert`] must have returned true for the batch and `limit`
+/// (which keeps each lane's cards within the low half of its count, `Group::tc`).
 ///
 /// # Safety
 /// The processor has `V`'s features.
 #[inline(always)]
-pub(super) unsafe fn play<V: Vec64, const G: usize>(batch: &mut Batch<u64>, limit: u32) {
+pub(super) unsafe fn play<E: TallyPlane, V: Vec64<Elem = E>, const G: usize>(
+    batch: &mut Batch<E>,
+    limit: u32,
+) {
     let total = batch.len;
     let (soa, kinds, out) = (&batch.soa, &batch.kinds, &mut batch.out);
-    // The cards of a lane's finished tricks, those before the lanes included, stay below 2^32
-    // (`Group::tc`): a push has fewer than 2^32 and a trick at most 52.
-    assert!(limit < 1 << 26, "a trick limit below 2^26");
+    // The trick count stays below `2^(BITS / 2)` too.
+    assert!(
+        limit < 1 << (V::BITS / 2 - 6),
+        "a trick limit within the lanes' count"
+    );
     // SAFETY: the caller's contract.
     let k = unsafe { Consts::<V>::new(limit) };
     let all = (1u32 << V::LANES) - 1;
+    // Idle lanes that trigger a refill: a quarter of the group (as the general lanes).
+    let refill_at = V::LANES / 4;
     let mut next = 0;
-    // `G` groups stepped side by side (two in the search), so that their chains of dependent
-    // operations overlap (measured on the Zen 5; the Zen 4 and the Intel Xeon gained nothing).
+    // `G` groups stepped side by side, so that their chains of dependent operations overlap: two
+    // of eight `u64` lanes (faster on the Zen 5; the Zen 4 and the Intel Xeon gained nothing),
+    // one of sixteen `u32` lanes (two, their state past the 32 registers, were no faster).
     // Each lane's game is kept beside its group rather than in it: an array indexed at run time
     // inside the group would keep the whole group in memory, its vectors stored and reloaded
     // every move.
     // SAFETY: the caller's contract.
     let mut groups: [Group<V>; G] = std::array::from_fn(|_| unsafe { Group::<V>::new() });
-    let mut slots = [[0usize; 8]; G];
+    let mut slots = [[0usize; 16]; G];
     for (g, s) in groups.iter_mut().zip(slots.iter_mut()) {
         refill(g, s, soa, kinds, &mut next, total, all);
     }
@@ -97,7 +121,7 @@ pub(super) unsafe fn play<V: Vec64, const G: usize>(batch: &mut Batch<u64>, limi
         // (those that stopped in earlier moves): a branch on this move's stops would wait for
         // its whole chain, and is mispredicted often.
         let want: [bool; G] = std::array::from_fn(|i| {
-            next < total && (all & !groups[i].active).count_ones() as usize >= REFILL64
+            next < total && (all & !groups[i].active).count_ones() as usize >= refill_at
         });
         let mut stops = [0u32; G];
         for (g, s) in groups.iter_mut().zip(stops.iter_mut()) {
@@ -133,16 +157,28 @@ pub(super) unsafe fn play<V: Vec64, const G: usize>(batch: &mut Batch<u64>, limi
 /// ended shorter than `bar` cards (those before the lanes included) as a win of its winner,
 /// player 2's counted in `out.wins[1]`; the others, rare, one by one in `out`'s arrays.
 #[inline(always)]
-fn report<V: Vec64>(g: &Group<V>, slots: &[usize; 8], stopped: u32, out: &mut Special<u64>) {
-    // Made here, not held across the moves: the move needs every register it can get.
+fn report<E: TallyPlane, V: Vec64<Elem = E>>(
+    g: &Group<V>,
+    slots: &[usize; 16],
+    stopped: u32,
+    out: &mut Special<E>,
+) {
+    let half = V::BITS / 2;
+    // Made here, not held across the moves: the move needs every register it can get. (A bar
+    // past the lanes' card count is one no game reaches.)
     // SAFETY: `g` vouches for the processor's features.
-    let (bar, low) = unsafe { (V::splat(u64::from(out.bar)), V::splat(u64::from(u32::MAX))) };
+    let (bar, low) = unsafe {
+        (
+            V::splat(u64::from(out.bar).min((1 << half) - 1)),
+            V::splat((1 << half) - 1),
+        )
+    };
     let cards_all = g.tc.and(low).add(g.last);
     let short = V::bits(cards_all.lt(bar));
     let special = stopped & (!g.ended | !short);
     out.wins[1] += u64::from((stopped & !special & g.winner).count_ones());
     if special != 0 {
-        let [mut tc, mut last, mut cards] = [[0u64; 8]; 3];
+        let [mut tc, mut last, mut cards] = [[0u64; 16]; 3];
         g.tc.store(&mut tc);
         g.last.store(&mut last);
         cards_all.store(&mut cards);
@@ -151,11 +187,11 @@ fn report<V: Vec64>(g: &Group<V>, slots: &[usize; 8], stopped: u32, out: &mut Sp
             let i = m.trailing_zeros() as usize;
             m &= m - 1;
             let j = out.special;
-            out.slot[j] = slots[i] as u64;
-            out.winner[j] = u64::from(g.winner >> i & 1);
-            out.tricks[j] = (tc[i] >> 32) + u64::from(last[i] > 0);
-            out.cards[j] = cards[i];
-            out.ended[j] = u64::from(g.ended >> i & 1);
+            out.slot[j] = E::of_u64(slots[i] as u64);
+            out.winner[j] = E::of_u64(u64::from(g.winner >> i & 1));
+            out.tricks[j] = E::of_u64((tc[i] >> half) + u64::from(last[i] > 0));
+            out.cards[j] = E::of_u64(cards[i]);
+            out.ended[j] = E::of_u64(u64::from(g.ended >> i & 1));
             out.special = j + 1;
         }
     }
@@ -164,11 +200,11 @@ fn report<V: Vec64>(g: &Group<V>, slots: &[usize; 8], stopped: u32, out: &mut Sp
 /// Loads the next games (from `*next`, of `total`) into the lowest `idle` lanes of `g`, as many
 /// as are left, one expand-load a variable; `slots` gets their places in the batch.
 #[inline(always)]
-fn refill<V: Vec64>(
+fn refill<E: TallyPlane, V: Vec64<Elem = E>>(
     g: &mut Group<V>,
-    slots: &mut [usize; 8],
-    soa: &Soa<u64>,
-    kinds: &KindsSoa,
+    slots: &mut [usize; 16],
+    soa: &Soa<E>,
+    kinds: &KindsSoa<E>,
     next: &mut usize,
     total: usize,
     idle: u32,
@@ -183,7 +219,7 @@ fn refill<V: Vec64>(
     }
     // SAFETY: every array holds at least `total >= at + fresh` values, and the load reads
     // `fresh` of them from `at`.
-    let ld = |x: V, v: &Vec<u64>| unsafe { x.expand_load(lanes, v.as_ptr().add(at)) };
+    let ld = |x: V, v: &Vec<E>| unsafe { x.expand_load(lanes, v.as_ptr().add(at)) };
     g.fa = ld(g.fa, &kinds.fa);
     g.fb = ld(g.fb, &kinds.fb);
     g.va = ld(g.va, &kinds.va);
@@ -203,7 +239,7 @@ fn refill<V: Vec64>(
         let i = m.trailing_zeros() as usize;
         m &= m - 1;
         slots[i] = j;
-        g.who = g.who & !(1 << i) | ((soa.who[j] & 1) as u32) << i;
+        g.who = g.who & !(1 << i) | ((soa.who[j].into() & 1) as u32) << i;
         j += 1;
     }
     g.active |= lanes;
