@@ -70,6 +70,18 @@ pub(crate) trait Vec64: Copy {
     /// `self` with lane `i` (below `LANES`) set to `x`: a refill writes a new game into the
     /// registers, not through memory (a spill, eight-byte stores and a reload stalled on them).
     fn with_lane(self, i: usize, x: u64) -> Self;
+    /// `LANES` values from `src`.
+    ///
+    /// # Safety
+    /// The processor has the form's features, and `src` is readable for `LANES` values.
+    unsafe fn load(src: *const Self::Elem) -> Self;
+    /// The lanes into `LANES` values at `dst`.
+    ///
+    /// # Safety
+    /// `dst` is writable for `LANES` values.
+    unsafe fn store_to(self, dst: *mut Self::Elem);
+    /// Each lane's bits in reverse order (bit `i` to bit `BITS - 1 - i`).
+    fn reverse(self) -> Self;
     /// `self` with the lanes `i` of `bits` (below `LANES`) set to the next values of `src`, in
     /// lane order (the lowest set lane takes `src[0]`): a refill's load of the next games from
     /// arrays into its idle lanes.
@@ -268,6 +280,22 @@ impl Vec64 for Portable {
         self.0[i & 3] = x;
         self
     }
+    #[inline(always)]
+    unsafe fn load(src: *const u64) -> Self {
+        // SAFETY: the caller's contract.
+        Portable(std::array::from_fn(|i| unsafe { *src.add(i) }))
+    }
+    #[inline(always)]
+    unsafe fn store_to(self, dst: *mut u64) {
+        for (i, &x) in self.0.iter().enumerate() {
+            // SAFETY: the caller's contract.
+            unsafe { *dst.add(i) = x }
+        }
+    }
+    #[inline(always)]
+    fn reverse(self) -> Self {
+        Portable(self.0.map(u64::reverse_bits))
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -443,6 +471,21 @@ mod x86 {
             }
         }
         #[inline(always)]
+        unsafe fn load(src: *const u64) -> Self {
+            // SAFETY: the caller's contract; the load is unaligned.
+            Avx2(unsafe { _mm256_loadu_si256(src as *const __m256i) })
+        }
+        #[inline(always)]
+        unsafe fn store_to(self, dst: *mut u64) {
+            // SAFETY: the caller's contract; the store is unaligned.
+            unsafe { _mm256_storeu_si256(dst as *mut __m256i, self.0) }
+        }
+        /// Lane by lane through memory (the AVX2 lanes never convert a batch).
+        #[inline(always)]
+        fn reverse(self) -> Self {
+            self.lanewise(self, |a, _| a.reverse_bits())
+        }
+        #[inline(always)]
         fn face_kinds(self, faces: u64, lo: u64, hi: u64) -> u64 {
             // SAFETY: the lane features include BMI2 (checked with them by `Isa::get`).
             unsafe { super::face_kinds_bmi2(faces, lo, hi) }
@@ -579,9 +622,58 @@ mod x86 {
             Avx512(unsafe { _mm512_mask_expandloadu_epi64(self.0, bits as u8, src as *const i64) })
         }
         #[inline(always)]
+        unsafe fn load(src: *const u64) -> Self {
+            // SAFETY: the caller's contract; the load is unaligned.
+            Avx512(unsafe { _mm512_loadu_si512(src as *const __m512i) })
+        }
+        #[inline(always)]
+        unsafe fn store_to(self, dst: *mut u64) {
+            // SAFETY: the caller's contract; the store is unaligned.
+            unsafe { _mm512_storeu_si512(dst as *mut __m512i, self.0) }
+        }
+        #[inline(always)]
+        fn reverse(self) -> Self {
+            Avx512(unsafe { reverse_bytes_bits(self.0, BYTES_REVERSED_64) })
+        }
+        #[inline(always)]
         fn face_kinds(self, faces: u64, lo: u64, hi: u64) -> u64 {
             // SAFETY: the lane features include BMI2 (checked with them by `Isa::get`).
             unsafe { super::face_kinds_bmi2(faces, lo, hi) }
+        }
+    }
+
+    /// Byte indices (within each 128-bit block, as `vpshufb` reads them) that reverse the bytes
+    /// of each 64-bit lane, and of each 32-bit lane.
+    const BYTES_REVERSED_64: [i8; 16] = [7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8];
+    const BYTES_REVERSED_32: [i8; 16] = [3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12];
+
+    /// Every lane's bits reversed: each byte's bits by two table lookups of its nibbles (`vpshufb`,
+    /// AVX-512 BW), then the lane's bytes by the shuffle `order`.
+    ///
+    /// # Safety
+    /// The processor has AVX-512 F and BW.
+    #[inline(always)]
+    unsafe fn reverse_bytes_bits(x: __m512i, order: [i8; 16]) -> __m512i {
+        unsafe {
+            // The nibble `i` bit-reversed, in every 128-bit block.
+            let nibbles = _mm512_broadcast_i32x4(_mm_setr_epi8(
+                0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15,
+            ));
+            let low = _mm512_set1_epi8(0x0F);
+            let lo = _mm512_and_si512(x, low);
+            let hi = _mm512_and_si512(_mm512_srli_epi16::<4>(x), low);
+            // The low nibble reversed goes high, the high one low (shifts within 16 bits: no bit
+            // crosses a byte, the values being at most 15).
+            let bytes = _mm512_or_si512(
+                _mm512_slli_epi16::<4>(_mm512_shuffle_epi8(nibbles, lo)),
+                _mm512_shuffle_epi8(nibbles, hi),
+            );
+            let o = order;
+            let order = _mm512_broadcast_i32x4(_mm_setr_epi8(
+                o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8], o[9], o[10], o[11], o[12],
+                o[13], o[14], o[15],
+            ));
+            _mm512_shuffle_epi8(bytes, order)
         }
     }
 
@@ -707,6 +799,20 @@ mod x86 {
             Avx512x16(unsafe {
                 _mm512_mask_expandloadu_epi32(self.0, bits as u16, src as *const i32)
             })
+        }
+        #[inline(always)]
+        unsafe fn load(src: *const u32) -> Self {
+            // SAFETY: the caller's contract; the load is unaligned.
+            Avx512x16(unsafe { _mm512_loadu_si512(src as *const __m512i) })
+        }
+        #[inline(always)]
+        unsafe fn store_to(self, dst: *mut u32) {
+            // SAFETY: the caller's contract; the store is unaligned.
+            unsafe { _mm512_storeu_si512(dst as *mut __m512i, self.0) }
+        }
+        #[inline(always)]
+        fn reverse(self) -> Self {
+            Avx512x16(unsafe { reverse_bytes_bits(self.0, BYTES_REVERSED_32) })
         }
         #[inline(always)]
         fn face_kinds(self, faces: u64, lo: u64, hi: u64) -> u64 {

@@ -542,6 +542,59 @@ mod tests {
         );
     }
 
+    /// `kinds::convert`, some games at a time in the lanes, writes each game's kinds as
+    /// `kinds::convert_one` does and refuses exactly the batches it refuses: random games of
+    /// both widths (partial last steps included), in every lane form the machine has.
+    #[test]
+    fn convert_equals_the_one_by_one_conversion() {
+        use crate::engine::vec64::{Portable, Vec64};
+        fn check<E: TallyPlane, V: Vec64<Elem = E>>(v: V, games: &[(Game<E>, u64)]) {
+            let mut batch = Batch::<E>::default();
+            for (n, chunk) in games.chunks(BATCH).enumerate() {
+                // Short batches too: every length modulo the lanes.
+                let chunk = &chunk[..chunk.len() - n % 17];
+                for limit in [1000u32, 1 << 9] {
+                    batch.clear();
+                    for &(g, before) in chunk {
+                        batch.push(&AbGame::of(&g), before);
+                    }
+                    let fits = kinds::convert(v, &mut batch, limit);
+                    let mut all = true;
+                    for i in 0..chunk.len() {
+                        let (want, ok) = kinds::convert_one(&batch, i, limit);
+                        all &= ok;
+                        if ok {
+                            assert_eq!(kinds::converted(&batch, i), want, "game {i}");
+                        }
+                    }
+                    assert_eq!(fits, all);
+                }
+            }
+        }
+        // Cards before the lanes up to 2^16 (`random_games` draws fewer than 500).
+        let far = |mut games: Vec<(Game<u32>, u64)>| {
+            for (j, g) in games.iter_mut().enumerate() {
+                g.1 = (j as u64 * 7919) % 40_000;
+            }
+            games
+        };
+        let most = crate::engine::kinds64::max_faces(32);
+        // SAFETY: the portable lanes need no feature.
+        let portable = unsafe { Portable::splat(0) };
+        check(portable, &wide_games(28, u32::MAX));
+        check(portable, &wide_games(29, crate::engine::kinds64::MAX_FACES));
+        if NarrowBatch::available() {
+            use crate::engine::vec64::{Avx512, Avx512x16};
+            // SAFETY: the processor has AVX-512 (checked above).
+            let (v8, v16) = unsafe { (Avx512::splat(0), Avx512x16::splat(0)) };
+            check(v8, &wide_games(30, u32::MAX));
+            check(v8, &wide_games(31, crate::engine::kinds64::MAX_FACES));
+            check(v16, &narrow_games(32, u32::MAX));
+            check(v16, &narrow_games(33, most));
+            check(v16, &far(narrow_games(34, most)));
+        }
+    }
+
     /// The `u32` kinds lanes refuse a batch with a game of 16 face cards, or one whose cards
     /// could pass the low half of a lane within the trick limit (at most 32 cards a trick).
     #[test]

@@ -45,38 +45,140 @@ impl<E: TallyPlane> KindsSoa<E> {
 /// vouches for the processor's features); false, and the kinds not to be used, when a game holds
 /// more face cards than the lanes' kinds hold, or when its cards might not fit the lanes' count
 /// within `limit` tricks (see `Group::tc`: the cards count in the low half of a lane).
+///
+/// `V::LANES` games at a time, in the lanes' registers (one game at a time, with `pext`/`pdep`
+/// and scalar bit reversals, it took an eighth of a 32-card search): [`convert_one`] is the
+/// reference the tests hold it to.
 #[inline(always)]
 pub(super) fn convert<E: TallyPlane, V: Vec64<Elem = E>>(
     v: V,
     batch: &mut Batch<E>,
     limit: u32,
 ) -> bool {
+    let _ = v;
     let w = V::BITS;
     debug_assert_eq!(w, E::BITS);
     let len = batch.len;
     let s = &batch.soa;
     let k = &mut batch.kinds;
-    let u = |x: E| -> u64 { x.into() };
-    // Card `i` to bit `w - 1 - i`.
-    let rev = |x: E| E::of_u64(u(x).reverse_bits() >> (64 - w));
-    let (mut most, mut before) = (0, 0);
-    for i in 0..len {
-        let (fa, fb, pf) = (u(s.fa[i]), u(s.fb[i]), u(s.pf[i]));
-        most = most.max(fa.count_ones() + fb.count_ones() + pf.count_ones());
-        before = before.max(u(s.cards[i]));
-        k.fa[i] = rev(s.fa[i]);
-        k.fb[i] = rev(s.fb[i]);
-        k.pf[i] = rev(s.pf[i]);
-        k.va[i] = E::of_u64(v.face_kinds(fa, u(s.la[i]), u(s.ha[i])));
-        k.vb[i] = E::of_u64(v.face_kinds(fb, u(s.lb[i]), u(s.hb[i])));
-        // The pile's form (see `Group::pv`): the hand form with bit 0 flipped, rotated right by
-        // one within the lane; the next kind goes to `2 * faces - 1` modulo the lane's bits.
-        let pv = v.face_kinds(pf, u(s.pl[i]), u(s.ph[i])) ^ 1;
-        k.pv[i] = E::of_u64(pv >> 1 | (pv & 1) << (w - 1));
-        k.pr[i] = E::of_u64(u64::from((2 * pf.count_ones() + w - 1) % w));
-    }
+    // SAFETY: `v` vouches for the processor's features.
+    let [zero, one, two, wide] = [0, 1, 2, u64::from(w) - 1].map(|x| unsafe { V::splat(x) });
+    // A game's face cards, and the cards before the lanes, must stay below these.
+    // SAFETY: as above.
+    let most = unsafe { V::splat(u64::from(max_faces(w)) + 1) };
     // At most `w` cards a trick, so fewer than `w * limit` cards in the lanes.
-    most <= max_faces(w) && before + u64::from(w) * u64::from(limit) < 1 << (w / 2)
+    let room = (1u64 << (w / 2)).saturating_sub(u64::from(w) * u64::from(limit));
+    // SAFETY: as above.
+    let before = unsafe { V::splat(room) };
+    let mut bad = 0;
+    let mut i = 0;
+    while i < len {
+        // The games of this step; past `len` the arrays' padding (`PAD >= LANES`), ignored.
+        let live = if len - i >= V::LANES {
+            (1u32 << V::LANES) - 1
+        } else {
+            (1u32 << (len - i)) - 1
+        };
+        // SAFETY: every array holds `BATCH + PAD` values, `i < len <= BATCH` and
+        // `PAD >= V::LANES`.
+        let ld = |a: &Vec<E>| unsafe { V::load(a.as_ptr().add(i)) };
+        let (fa, fb, pf) = (ld(&s.fa), ld(&s.fb), ld(&s.pf));
+        let (va, na) = face_kinds(fa, ld(&s.la), ld(&s.ha), zero, one, two);
+        let (vb, nb) = face_kinds(fb, ld(&s.lb), ld(&s.hb), zero, one, two);
+        let (pk, np) = face_kinds(pf, ld(&s.pl), ld(&s.ph), zero, one, two);
+        // The pile's form (see `Group::pv`): the hand form with bit 0 flipped, rotated right by
+        // one; the next kind goes to `2 * faces - 1` modulo the lane's bits.
+        let pv = pk.xor(one).rotr(one);
+        let pr = np.add(np).add(wide).and(wide);
+        let faces = na.add(nb).add(np);
+        bad |= live & !V::bits(faces.lt(most) & ld(&s.cards).lt(before));
+        // SAFETY: as for `ld`, the kinds arrays holding `BATCH + PAD` values too.
+        let st = |a: &mut Vec<E>, x: V| unsafe { x.store_to(a.as_mut_ptr().add(i)) };
+        st(&mut k.fa, fa.reverse());
+        st(&mut k.fb, fb.reverse());
+        st(&mut k.pf, pf.reverse());
+        st(&mut k.va, va);
+        st(&mut k.vb, vb);
+        st(&mut k.pv, pv);
+        st(&mut k.pr, pr);
+        i += V::LANES;
+    }
+    bad == 0
+}
+
+/// The kinds queue of each lane's face cards (their `penalty - 1` from the planes `lo` and `hi`,
+/// two bits each, the first lowest, a 1 above the last) and their count: the `k`-th face card of
+/// every lane at once, so as many rounds as the most face cards of a lane.
+#[inline(always)]
+fn face_kinds<V: Vec64>(faces: V, lo: V, hi: V, zero: V, one: V, two: V) -> (V, V) {
+    let (mut f, mut kinds, mut count) = (faces, zero, zero);
+    // Where the `k`-th face card's kind goes: bit `2k` and bit `2k + 1`.
+    let (mut bit_lo, mut bit_hi) = (one, two);
+    loop {
+        let left = !f.eq(zero);
+        if V::bits(left) == 0 {
+            break;
+        }
+        let first = f.and(zero.sub(f));
+        kinds = kinds
+            .or(V::keep(!lo.and(first).eq(zero), bit_lo))
+            .or(V::keep(!hi.and(first).eq(zero), bit_hi));
+        count = count.add(V::keep(left, one));
+        f = f.and(f.sub(one));
+        bit_lo = bit_lo.shl(two);
+        bit_hi = bit_hi.shl(two);
+    }
+    (kinds.or(one.shl(count.add(count))), count)
+}
+
+/// [`convert`] of game `i` alone, as the kinds were first made (the reference of the tests):
+/// its hands' and pile's face planes reversed and their kinds, and whether it fits the lanes.
+#[cfg(test)]
+pub(super) fn convert_one<E: TallyPlane>(batch: &Batch<E>, i: usize, limit: u32) -> ([E; 7], bool) {
+    let w = E::BITS;
+    let s = &batch.soa;
+    let u = |x: E| -> u64 { x.into() };
+    let rev = |x: E| E::of_u64(u(x).reverse_bits() >> (64 - w));
+    let kinds = |f: E, lo: E, hi: E| {
+        let (f, lo, hi) = (u(f), u(lo), u(hi));
+        let mut kinds = 0;
+        let mut at = 0;
+        let mut m = f;
+        while m != 0 {
+            let j = m.trailing_zeros();
+            m &= m - 1;
+            kinds |= ((lo >> j & 1) | (hi >> j & 1) << 1) << at;
+            at += 2;
+        }
+        kinds | 1 << at
+    };
+    let pf = u(s.pf[i]);
+    let pv = kinds(s.pf[i], s.pl[i], s.ph[i]) ^ 1;
+    let faces = u(s.fa[i]).count_ones() + u(s.fb[i]).count_ones() + pf.count_ones();
+    let fits =
+        faces <= max_faces(w) && u(s.cards[i]) + u64::from(w) * u64::from(limit) < 1 << (w / 2);
+    let of = E::of_u64;
+    (
+        [
+            rev(s.fa[i]),
+            rev(s.fb[i]),
+            rev(s.pf[i]),
+            of(kinds(s.fa[i], s.la[i], s.ha[i])),
+            of(kinds(s.fb[i], s.lb[i], s.hb[i])),
+            of(pv >> 1 | (pv & 1) << (w - 1)),
+            of(u64::from((2 * pf.count_ones() + w - 1) % w)),
+        ],
+        fits,
+    )
+}
+
+/// Game `i`'s converted kinds as [`convert`] left them, in [`convert_one`]'s order.
+#[cfg(test)]
+pub(super) fn converted<E: TallyPlane>(batch: &Batch<E>, i: usize) -> [E; 7] {
+    let k = &batch.kinds;
+    [
+        k.fa[i], k.fb[i], k.pf[i], k.va[i], k.vb[i], k.pv[i], k.pr[i],
+    ]
 }
 
 /// Plays `batch`'s games as the planes' loop does (`report: tally`: the winners of the plain
