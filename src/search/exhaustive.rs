@@ -429,6 +429,26 @@ impl<W: Plane> AbGame<W> {
         }
     }
 
+    /// The game in `u32` planes: its pile holds at most 32 cards, and each hand too but for a
+    /// 33rd that is a number card (dropped here; see `tally::Batch::takes`).
+    #[inline(always)]
+    fn narrow(&self) -> AbGame<u32>
+    where
+        W: Into<u64>,
+    {
+        let w = |x: W| x.into() as u32;
+        AbGame {
+            faces: self.faces.map(w),
+            lo: self.lo.map(w),
+            hi: self.hi.map(w),
+            len: self.len,
+            pile: self.pile.map(w),
+            n: self.n,
+            debt: self.debt,
+            who: self.who,
+        }
+    }
+
     /// Whether the game is over before its first move (see [`Game::over_at_start`]).
     #[inline(always)]
     fn over_at_start(&self) -> Option<u8> {
@@ -482,6 +502,8 @@ impl Default for NarrowBulk {
 /// trick boundary for the others with the leaf each comes from.
 pub struct Bulk64 {
     batch: WideBatch,
+    /// The `u32` batch of a 33- or 34-card deck (`Ctx::narrow_wide`), made at its first game.
+    narrow: Option<Box<NarrowBatch>>,
     /// Whether `batch` can be used ([`WideBatch::available`], looked up once).
     tally: bool,
     lanes: Lanes64,
@@ -499,6 +521,7 @@ impl Default for Bulk64 {
             } else {
                 WideBatch::empty()
             },
+            narrow: None,
             tally,
             lanes: Default::default(),
             deals: Vec::new(),
@@ -710,6 +733,10 @@ pub struct Ctx {
     /// Whether fully fixed games go to the [`Lanes`] (when the processor has vector units for
     /// them) or are played one by one.
     lanes: bool,
+    /// Whether the fully fixed games of this deck of `u64` hands go to the `u32` batch
+    /// (`Bulk64::narrow`, `tally::Batch::takes`): a deck of 33 or 34 cards with at most 15 face
+    /// cards, with lanes.
+    narrow_wide: bool,
 }
 
 /// The root node of `deck`: every card unread.
@@ -753,6 +780,7 @@ fn root<W: Width>(deck: &DeckSpec, lanes: bool, extra: Extra) -> (Ctx, Node<W>) 
             multinomial_u64(&counts)
         })
         .collect();
+    let faces: u32 = deck.counts[1..].iter().sum();
     let ctx = Ctx {
         offset: [0, h1 as u32],
         dealt,
@@ -760,6 +788,10 @@ fn root<W: Width>(deck: &DeckSpec, lanes: bool, extra: Extra) -> (Ctx, Node<W>) 
         stride,
         weight,
         lanes,
+        narrow_wide: lanes
+            && W::BITS == 64
+            && (33..=34).contains(&n)
+            && faces <= crate::engine::kinds64::max_faces(32),
     };
     (ctx, node)
 }

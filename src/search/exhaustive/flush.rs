@@ -1,5 +1,5 @@
 //! Fully fixed games of the exhaustive search played in bulk: the batch handed to the lanes
-//! (`u32` up to 32 cards, `u64` past that) and the counting of what they report.
+//! (`u32` up to 34 cards, `u64` past that) and the counting of what they report.
 
 use super::*;
 
@@ -37,7 +37,20 @@ pub(super) fn push_wide(
     leaf: Leaf<u64>,
     game: AbGame<u64>,
 ) {
-    if scratch.lanes.tally {
+    if scratch.lanes.tally && ctx.narrow_wide {
+        // A 33- or 34-card deck: in the `u32` lanes when the game fits them (`Batch::takes`),
+        // else (rare: a hand of 33 with a face card at its bottom) played on here.
+        if !Batch::<u32>::takes(&game, leaf.cards, ctx.n as u32, IN_PLACE_TRICKS as u32) {
+            return play_fixed(ctx, &mut leaf.node(game.game()), stats);
+        }
+        let batch = scratch
+            .lanes
+            .narrow
+            .get_or_insert_with(|| Box::new(NarrowBatch::default()));
+        if !queue(ctx, stats, batch, leaf, &game.narrow()) {
+            return;
+        }
+    } else if scratch.lanes.tally {
         if !queue(ctx, stats, &mut scratch.lanes.batch, leaf, &game) {
             return;
         }
@@ -56,12 +69,12 @@ pub(super) fn push_wide(
 /// reference it was built on the stack and copied into the batch by wide loads of fresh narrow
 /// stores, a store-forwarding stall at every leaf (docs/performance.md).
 #[inline(always)]
-fn queue<W: Width + TallyPlane>(
+fn queue<W: Width, E: TallyPlane>(
     ctx: &Ctx,
     stats: &mut ExhaustiveStats,
-    batch: &mut Batch<W>,
+    batch: &mut Batch<E>,
     leaf: Leaf<W>,
-    game: &AbGame<W>,
+    game: &AbGame<E>,
 ) -> bool {
     if let Some(winner) = game.over_at_start() {
         let (tricks, cards) = (leaf.tricks, leaf.cards);
@@ -87,11 +100,11 @@ pub(super) fn flush_narrow(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut
 
 /// Plays the games of `batch` (from `leaves`) in the lanes, counting them there, and records the
 /// special ones.
-fn flush_batch<W: Width + TallyPlane>(
+fn flush_batch<W: Width + TallyPlane, E: TallyPlane>(
     ctx: &Ctx,
     stats: &mut ExhaustiveStats,
     leaves: &mut Vec<Leaf<W>>,
-    batch: &mut Batch<W>,
+    batch: &mut Batch<E>,
 ) {
     debug_assert_eq!(batch.len(), leaves.len());
     if leaves.is_empty() {
@@ -124,7 +137,7 @@ fn flush_batch<W: Width + TallyPlane>(
                 played,
             ),
             // Rare: play it again from the leaf, one by one, on to the cycle engine.
-            None => play_fixed(ctx, &mut leaf.node(batch.game(special.slot)), stats),
+            None => play_fixed(ctx, &mut leaf.node(widen(batch.game(special.slot))), stats),
         }
     }
     tally.add(stats);
@@ -219,6 +232,13 @@ pub(super) fn flush_wide(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut S
         games,
         lanes,
     } = scratch;
+    if lanes.tally && ctx.narrow_wide {
+        // Every leaf went to the `u32` batch (`push_wide`), made at the first.
+        return match lanes.narrow.as_deref_mut() {
+            Some(batch) => flush_batch(ctx, stats, leaves, batch),
+            None => debug_assert!(leaves.is_empty()),
+        };
+    }
     if lanes.tally {
         return flush_batch(ctx, stats, leaves, &mut lanes.batch);
     }
@@ -288,6 +308,23 @@ pub(super) fn flush_wide(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut S
     stats.wins[1] += wins[1];
     leaves.clear();
     games.clear();
+}
+
+/// `g` in planes of another width (its hands and pile fit both).
+pub(super) fn widen<E: TallyPlane, W: TallyPlane>(g: Game<E>) -> Game<W> {
+    let w = |x: E| W::of_u64(x.into());
+    Game {
+        faces: g.faces.map(w),
+        lo: g.lo.map(w),
+        hi: g.hi.map(w),
+        len: g.len,
+        pile_faces: w(g.pile_faces),
+        pile_lo: w(g.pile_lo),
+        pile_hi: w(g.pile_hi),
+        n: g.n,
+        next: g.next,
+        debt: g.debt,
+    }
 }
 
 /// A single fully fixed deal (weight 0: counted once) won by `winner`: counted in `wins`, and

@@ -5,8 +5,9 @@
 //! others (as long as the longest so far, or past the trick limit) come back one by one, for
 //! `flush.rs` to record as the general path does.
 //!
-//! One batch, generic over the lane element: 16 `u32` lanes for decks of up to 32 cards, eight
-//! `u64` lanes for the larger decks. The lanes play with the kinds queue of `engine/kinds64.rs`
+//! One batch, generic over the lane element: 16 `u32` lanes for decks of up to 34 cards (the
+//! tree walk of 33 and 34 cards, in `u64` planes, queues its games here when they fit:
+//! [`Batch::takes`]), eight `u64` lanes for the larger decks. The lanes play with the kinds queue of `engine/kinds64.rs`
 //! (`kinds.rs`) when the batch's games have at most 15 face cards (`u32`) or 31 (`u64`), else
 //! with the lanes' own loop in planes (`engine/avx512_moves.rs`, `report: tally`).
 //! The reference is the general path (`Lanes::run` or `MidLanes64::run` of every game, then
@@ -158,7 +159,7 @@ pub(super) struct Batch<E> {
     pub out: Special<E>,
 }
 
-/// The batch of the 16 `u32` lanes (decks of up to 32 cards).
+/// The batch of the 16 `u32` lanes (decks of up to 34 cards).
 pub(super) type NarrowBatch = Batch<u32>;
 
 /// The batch of the eight `u64` lanes.
@@ -289,6 +290,27 @@ impl<E: TallyPlane> Batch<E> {
         // others that are not special.
         let out = &mut self.out;
         out.wins[0] = self.len as u64 - out.special as u64 - out.wins[1];
+    }
+}
+
+impl Batch<u32> {
+    /// Whether the `u32` kinds lanes play `g`, a game of a deck of 33 or 34 cards (`cards`) with
+    /// at most 15 face cards, after `before` cards, for at most `limit` tricks: its count within
+    /// the lanes' 16 bits (at most `cards` cards a trick), its pile within 32 cards, and each
+    /// hand within 32 cards but for a 33rd that is a number card.
+    ///
+    /// Why a hand of 33 cards fits 32-bit planes: it holds all but one card of a 34-card deck, so
+    /// the other hand holds one card and the game ends within a few moves, in which the kinds
+    /// lanes never read the hand's 33rd card: every scan of it stops at the other hand's one
+    /// card or at the debt (at most 4), and the card comes back into the plane as a number (the
+    /// zeros a shift brings in) when the hand gives up cards. It is a number card when the lanes
+    /// make such a hand (the payer's last payment, a number, ends up at its bottom), and this
+    /// checks it when the tree walk does. (So no 34-card deck with more than 15 face cards
+    /// plays here, nor any of 35 cards, where a 34th card could be a face card.)
+    pub fn takes(g: &AbGame<u64>, before: u64, cards: u32, limit: u32) -> bool {
+        debug_assert!((33..=34).contains(&cards));
+        let fits = |i: usize| g.len[i] <= 32 || (g.len[i] == 33 && g.faces[i] >> 32 == 0);
+        fits(0) && fits(1) && g.n <= 32 && before + u64::from(cards) * u64::from(limit) < 1 << 16
     }
 }
 
@@ -430,11 +452,11 @@ mod tests {
     /// winners' counts, every other one (ended at least that long, or stopped by the trick
     /// limit) as a special game with its own result.
     fn counts_what_the_general_lanes_finish<E: TallyPlane>(
+        mut batch: Batch<E>,
         all: &[(Game<E>, u64)],
         mut general: impl FnMut(&[Game<E>], u32) -> Vec<(usize, Finish)>,
         mut run: impl FnMut(&mut Batch<E>, u32, u32),
     ) {
-        let mut batch = Batch::<E>::default();
         for chunk in all.chunks(BATCH) {
             let games: Vec<Game<E>> = chunk.iter().map(|&(g, _)| g).collect();
             for limit in [1000u32, 3] {
@@ -520,6 +542,7 @@ mod tests {
         );
         for games in [narrow_games(26, most), many] {
             counts_what_the_general_lanes_finish(
+                Batch::default(),
                 &games,
                 |g, l| general32(&mut lanes, g, l),
                 |b, l, bar| b.run(l, bar),
@@ -535,6 +558,7 @@ mod tests {
         }
         let mut lanes = Lanes::default();
         counts_what_the_general_lanes_finish(
+            Batch::default(),
             &narrow_games(27, crate::engine::kinds64::max_faces(32)),
             |g, l| general32(&mut lanes, g, l),
             // SAFETY: the processor has AVX-512 (checked above) and the batch has room.
@@ -592,6 +616,88 @@ mod tests {
             check(v16, &narrow_games(32, u32::MAX));
             check(v16, &narrow_games(33, most));
             check(v16, &far(narrow_games(34, most)));
+        }
+    }
+
+    /// Random games of 33 and 34 cards (a pile of up to 5, a hand of at most 6, at most 15 face
+    /// cards, about a quarter of the cards) that [`Batch::takes`], in `u32` planes.
+    fn games_of_34_cards(seed: u64, count: usize) -> Vec<(Game<u32>, u64)> {
+        let mut rng = SplitMix64::new(seed);
+        let mut games = Vec::new();
+        while games.len() < count {
+            let total = 33 + rng.below(2) as usize;
+            let cards: Vec<u8> = (0..total)
+                .map(|_| {
+                    if rng.below(4) == 0 {
+                        1 + rng.below(4) as u8
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            if cards.iter().filter(|&&c| c > 0).count() > 15 {
+                continue;
+            }
+            let pile = rng.below(6) as usize;
+            // One hand of one to six cards, as in the end of a game, where the lanes hand
+            // 34-card games on.
+            let short = 1 + rng.below(6) as usize;
+            let split = if rng.below(2) == 0 {
+                pile + short
+            } else {
+                total - short
+            };
+            let (h0, h1) = (&cards[pile..split], &cards[split..]);
+            if h0.len() > 32 || h1.len() > 32 {
+                continue;
+            }
+            let mut g = Game::<u32>::from_hands(h0, h1, rng.below(2) as u32);
+            for (i, &c) in cards[..pile].iter().enumerate() {
+                if c > 0 {
+                    let k = u32::from(c - 1);
+                    let bit = 1u32 << i;
+                    g.pile_faces |= bit;
+                    g.pile_lo |= bit & u32::fill(k & 1);
+                    g.pile_hi |= bit & u32::fill(k >> 1);
+                }
+            }
+            g.n = pile as u32;
+            g.debt = if pile > 0 { rng.below(5) as u32 } else { 0 };
+            let before = rng.below(500);
+            let wide = AbGame::of(&crate::search::exhaustive::flush::widen::<u32, u64>(g));
+            if g.over_at_start().is_none() && Batch::<u32>::takes(&wide, before, total as u32, 1000)
+            {
+                games.push((g, before));
+            }
+        }
+        games
+    }
+
+    /// 33- and 34-card games in the `u32` kinds lanes (where a 34-card game's hands may reach
+    /// 33 cards: `Batch::takes`), against [`MidLanes64`] on the same games. Many start near
+    /// their end (a hand of one to six cards), where those hands arise.
+    #[test]
+    fn games_of_34_cards_in_u32_lanes_count_what_the_general_lanes_finish() {
+        if !NarrowBatch::available() {
+            return;
+        }
+        let mut lanes = MidLanes64::default();
+        let widen = crate::search::exhaustive::flush::widen::<u32, u64>;
+        for cards in [33u32, 34] {
+            let games: Vec<_> = games_of_34_cards(35 + u64::from(cards), 3 * BATCH + 100)
+                .into_iter()
+                .filter(|(g, _)| g.len[0] + g.len[1] + g.n == cards)
+                .collect();
+            assert!(games.len() > BATCH, "{cards} cards: {} games", games.len());
+            counts_what_the_general_lanes_finish(
+                NarrowBatch::default(),
+                &games,
+                |g, l| {
+                    let wide: Vec<Game<u64>> = g.iter().map(|&g| widen(g)).collect();
+                    general64(&mut lanes, &wide, l)
+                },
+                |b, l, bar| b.run(l, bar),
+            );
         }
     }
 
@@ -653,6 +759,7 @@ mod tests {
         }));
         for games in [wide_games(23, MAX_FACES), many] {
             counts_what_the_general_lanes_finish(
+                Batch::default(),
                 &games,
                 |g, l| general64(&mut lanes, g, l),
                 |b, l, bar| b.run(l, bar),
@@ -668,6 +775,7 @@ mod tests {
         }
         let mut lanes = MidLanes64::default();
         counts_what_the_general_lanes_finish(
+            Batch::default(),
             &wide_games(24, crate::engine::kinds64::MAX_FACES),
             |g, l| general64(&mut lanes, g, l),
             // SAFETY: the processor has AVX-512 (checked above) and the batch has room.
@@ -685,6 +793,7 @@ mod tests {
         let v = unsafe { Portable::splat(0) };
         let mut lanes = MidLanes64::default();
         counts_what_the_general_lanes_finish(
+            Batch::default(),
             &wide_games(25, MAX_FACES),
             |g, l| general64(&mut lanes, g, l),
             |b, l, bar| {
