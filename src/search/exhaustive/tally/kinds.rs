@@ -69,7 +69,7 @@ pub(super) fn convert<E: TallyPlane, V: Vec64<Elem = E>>(
     // At most `w` cards a trick, so fewer than `w * limit` cards in the lanes.
     let room = (1u64 << (w / 2)).saturating_sub(u64::from(w) * u64::from(limit));
     // SAFETY: as above.
-    let before = unsafe { V::splat(room) };
+    let room = unsafe { V::splat(room) };
     let mut bad = 0;
     let mut i = 0;
     while i < len {
@@ -91,7 +91,7 @@ pub(super) fn convert<E: TallyPlane, V: Vec64<Elem = E>>(
         let pv = pk.xor(one).rotr(one);
         let pr = np.add(np).add(wide).and(wide);
         let faces = na.add(nb).add(np);
-        bad |= live & !V::bits(faces.lt(most) & ld(&s.cards).lt(before));
+        bad |= live & !V::bits(faces.lt(most) & ld(&s.cards).lt(room));
         // SAFETY: as for `ld`, the kinds arrays holding `BATCH + PAD` values too.
         let st = |a: &mut Vec<E>, x: V| unsafe { x.store_to(a.as_mut_ptr().add(i)) };
         st(&mut k.fa, fa.reverse());
@@ -139,19 +139,11 @@ pub(super) fn convert_one<E: TallyPlane>(batch: &Batch<E>, i: usize, limit: u32)
     let s = &batch.soa;
     let u = |x: E| -> u64 { x.into() };
     let rev = |x: E| E::of_u64(u(x).reverse_bits() >> (64 - w));
-    let kinds = |f: E, lo: E, hi: E| {
-        let (f, lo, hi) = (u(f), u(lo), u(hi));
-        let mut kinds = 0;
-        let mut at = 0;
-        let mut m = f;
-        while m != 0 {
-            let j = m.trailing_zeros();
-            m &= m - 1;
-            kinds |= ((lo >> j & 1) | (hi >> j & 1) << 1) << at;
-            at += 2;
-        }
-        kinds | 1 << at
-    };
+    // The plain one-by-one form (`Vec64::face_kinds` of the portable lanes).
+    use crate::engine::vec64::Portable;
+    // SAFETY: the portable lanes need no feature.
+    let portable = unsafe { Portable::splat(0) };
+    let kinds = |f: E, lo: E, hi: E| portable.face_kinds(u(f), u(lo), u(hi));
     let pf = u(s.pf[i]);
     let pv = kinds(s.pf[i], s.pl[i], s.ph[i]) ^ 1;
     let faces = u(s.fa[i]).count_ones() + u(s.fb[i]).count_ones() + pf.count_ones();
