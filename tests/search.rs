@@ -549,7 +549,20 @@ fn prefix_sharing_past_32_cards_equals_every_deal() {
         let d = deck(name);
         let all = deal_count(&d).unwrap();
         let want = naive_split(&d, 2, extra, 0..all);
-        assert!(Plan::new(&d, 1).wide(), "{name} plays in the wide form");
+        // Without lanes every deck past 32 cards is walked in `u64` planes; with the kinds
+        // lanes of AVX-512 those of 33 and 34 cards in `u32` planes (`narrow_walk`), so the
+        // loop below runs both forms on them.
+        assert!(
+            Plan::with_lanes(&d, 1, false).wide(),
+            "{name} plays wide without lanes"
+        );
+        let avx512 = ansatz::engine::lanes::Isa::get() == ansatz::engine::lanes::Isa::Avx512;
+        let narrow = avx512 && d.total() <= 34;
+        assert_eq!(
+            Plan::new(&d, 1).wide(),
+            !narrow,
+            "{name}: the form with lanes"
+        );
         for lanes in [false, true] {
             assert_eq!(
                 planned(&d, all as u64 / 50 + 1, lanes, extra),
@@ -560,6 +573,29 @@ fn prefix_sharing_past_32_cards_equals_every_deal() {
         if name == "30-2J2Q" {
             // Issue 25's figures for this deck.
             assert_eq!((want.deals, want.cycles), (278_256, 140));
+        }
+    }
+}
+
+/// Decks of 33 and 34 cards with the eight face cards of Table 1, where a hand can reach 33
+/// cards: walked in `u32` planes into the `u32` kinds lanes (AVX-512), some tasks of each equal
+/// the same tasks walked in `u64` planes and played one by one.
+#[test]
+fn narrow_walk_of_33_and_34_cards_equals_the_wide_walk() {
+    for (name, extra) in [
+        ("26-2J2Q2K2A", Extra::First),
+        ("25-2J2Q2K2A", Extra::Second),
+    ] {
+        let d = deck(name);
+        let narrow = Plan::with_split(&d, 400_000, true, extra);
+        let wide = Plan::with_split(&d, 400_000, false, extra);
+        assert!(wide.wide());
+        assert_eq!(narrow.tasks(), wide.tasks(), "{name}: the same tasks");
+        assert_eq!(narrow.head, wide.head, "{name}");
+        let n = wide.tasks();
+        // About 30 tasks spread over the tree, some 5 million deals, and the last.
+        for i in (0..n).step_by(n / 29).chain([n - 1]) {
+            assert_eq!(narrow.run_task(i), wide.run_task(i), "{name} task {i}");
         }
     }
 }

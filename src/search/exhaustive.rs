@@ -36,12 +36,38 @@ use flush::{flush_narrow, flush_wide, push_narrow, push_wide};
 use tally::{Batch, NarrowBatch, TallyPlane, WideBatch};
 
 /// The most cards the fast (prefix-sharing) path takes: every deck of a standard pack. Decks of up
-/// to [`NARROW_CARDS`] play in `u32` hands with the deal in one `u128` (four bits a card); larger
-/// ones in `u64` hands with the deal in two `u128`s (see [`Width`]).
+/// to [`NARROW_CARDS`] (and some of 33 and 34: [`narrow_walk`]) play in `u32` hands with the deal
+/// in one `u128` (three bits a card); larger ones in `u64` hands with the deal in two `u128`s
+/// (see [`Width`]).
 pub const MAX_CARDS: usize = 52;
 
-/// The most cards of the narrow form: a hand in a `u32`, the deal in a `u128`.
+/// The most cards of a hand in a `u32`: every deck up to this size plays in the narrow form.
 pub const NARROW_CARDS: usize = 32;
+
+/// Whether the search of `deck` (fully fixed games to the lanes if `lanes`) plays in the narrow
+/// form: every deck of at most [`NARROW_CARDS`] cards, and decks of 33 or 34 cards with at most
+/// 15 face cards whose fully fixed games go to the `u32` kinds lanes (AVX-512).
+///
+/// Why a hand of 33 cards fits 32-bit planes there: it holds all but one card of a 34-card deck,
+/// so the other hand holds one card. A hand grows only by taking the pile after a finished
+/// payment, whose last card (a number card: a payment is finished when its debt is paid without
+/// a face card) goes to its bottom; so a 33rd card is always a number card when it arrives, and
+/// a plane that drops it (the shifts of [`Plane`] drop bits past the width) reads it back as the
+/// number card it is, when the hand gives up cards and it moves up. (A hand of 34 cards ends the
+/// game.) So the tree walk, the one-by-one trick and the kinds lanes all play such a deck exactly
+/// in `u32` planes; the kinds lanes also keep each trick's count in 16 bits, which the leaves
+/// are checked for (`flush::push_narrow`). A deck of 35 cards could put a face card 34th, and
+/// more than 15 face cards take the lanes' planes loop, never run on such hands: both stay wide.
+/// Without AVX-512 or with `lanes` off the deck plays wide, which the tests compare.
+fn narrow_walk(deck: &DeckSpec, lanes: bool) -> bool {
+    let n = deck.total();
+    let faces: u32 = deck.counts[1..].iter().sum();
+    n <= NARROW_CARDS
+        || (lanes
+            && n <= 34
+            && NarrowBatch::available()
+            && faces <= crate::engine::kinds64::max_faces(32))
+}
 
 /// Which player holds the extra card of a two-player deal of an odd number of cards. Paulhus's
 /// Table 1 deals the first player the extra card; the census counts both.
@@ -242,8 +268,8 @@ pub fn naive_split(
 /// A card of the deal not fixed yet.
 const UNKNOWN: Card = 0xF;
 
-/// The deal as the search fixes it: four bits a card in deal order, `UNKNOWN` where not fixed.
-/// One `u128` holds 32 cards, two hold 64.
+/// The deal as the search fixes it, in deal order, [`UNKNOWN`] where not fixed. One `u128` holds
+/// [`PACKED_CARDS`] cards (three bits a card: the five kinds and `UNKNOWN`), two hold 64.
 pub trait Packed: Copy + Send + Sync + 'static {
     /// `n` cards, none fixed.
     fn unknown(n: usize) -> Self;
@@ -259,30 +285,56 @@ pub trait Packed: Copy + Send + Sync + 'static {
     fn fresh(x: &Self) -> Self;
 }
 
+/// Bits a card of a packed deal.
+const CARD_BITS: u32 = 3;
+
+/// An unknown card in its field.
+const UNKNOWN_FIELD: u128 = (1 << CARD_BITS) - 1;
+
+/// The cards one `u128` holds: the `u32` form's decks (up to 34 cards) in one word.
+pub const PACKED_CARDS: usize = (128 / CARD_BITS) as usize;
+
+/// Bit 0 of every card's field.
+const FIELD_LOW: u128 = {
+    let mut m = 0u128;
+    let mut i = 0;
+    while i < PACKED_CARDS {
+        m |= 1 << (CARD_BITS as usize * i);
+        i += 1;
+    }
+    m
+};
+
 impl Packed for u128 {
     #[inline(always)]
     fn unknown(n: usize) -> u128 {
+        debug_assert!(n <= PACKED_CARDS);
         if n == 0 {
             0
         } else {
-            u128::MAX >> (128 - 4 * n)
+            u128::MAX >> (128 - CARD_BITS as usize * n)
         }
     }
     #[inline(always)]
     fn nibble(self, i: u32) -> Card {
-        ((self >> (4 * i)) & 0xF) as Card
+        let f = (self >> (CARD_BITS * i)) & UNKNOWN_FIELD;
+        if f == UNKNOWN_FIELD {
+            UNKNOWN
+        } else {
+            f as Card
+        }
     }
     #[inline(always)]
     fn fix(&mut self, at: u32, kind: Card) {
-        *self ^= ((UNKNOWN ^ kind) as u128) << (4 * at);
+        *self ^= (UNKNOWN_FIELD ^ kind as u128) << (CARD_BITS * at);
     }
     #[inline(always)]
     fn fill(self, kind: Card) -> u128 {
-        // One bit at the bottom of every all-ones nibble of the deal; times (UNKNOWN ^ kind) flips
-        // each to `kind` without carries.
+        // One bit at the bottom of every all-ones field of the deal; times (UNKNOWN_FIELD ^ kind)
+        // flips each to `kind` without carries.
         let d = self;
-        let unknown = d & (d >> 1) & (d >> 2) & (d >> 3) & (u128::MAX / 0xF);
-        d ^ (unknown * (UNKNOWN ^ kind) as u128)
+        let unknown = d & (d >> 1) & (d >> 2) & FIELD_LOW;
+        d ^ (unknown * (UNKNOWN_FIELD ^ kind as u128))
     }
     #[inline(always)]
     fn fresh(x: &u128) -> u128 {
@@ -429,26 +481,6 @@ impl<W: Plane> AbGame<W> {
         }
     }
 
-    /// The game in `u32` planes: its pile holds at most 32 cards, and each hand too but for a
-    /// 33rd that is a number card (dropped here; see `tally::Batch::takes`).
-    #[inline(always)]
-    fn narrow(&self) -> AbGame<u32>
-    where
-        W: Into<u64>,
-    {
-        let w = |x: W| x.into() as u32;
-        AbGame {
-            faces: self.faces.map(w),
-            lo: self.lo.map(w),
-            hi: self.hi.map(w),
-            len: self.len,
-            pile: self.pile.map(w),
-            n: self.n,
-            debt: self.debt,
-            who: self.who,
-        }
-    }
-
     /// Whether the game is over before its first move (see [`Game::over_at_start`]).
     #[inline(always)]
     fn over_at_start(&self) -> Option<u8> {
@@ -502,8 +534,6 @@ impl Default for NarrowBulk {
 /// trick boundary for the others with the leaf each comes from.
 pub struct Bulk64 {
     batch: WideBatch,
-    /// The `u32` batch of a 33- or 34-card deck (`Ctx::narrow_wide`), made at its first game.
-    narrow: Option<Box<NarrowBatch>>,
     /// Whether `batch` can be used ([`WideBatch::available`], looked up once).
     tally: bool,
     lanes: Lanes64,
@@ -521,7 +551,6 @@ impl Default for Bulk64 {
             } else {
                 WideBatch::empty()
             },
-            narrow: None,
             tally,
             lanes: Default::default(),
             deals: Vec::new(),
@@ -733,18 +762,14 @@ pub struct Ctx {
     /// Whether fully fixed games go to the [`Lanes`] (when the processor has vector units for
     /// them) or are played one by one.
     lanes: bool,
-    /// Whether the fully fixed games of this deck of `u64` hands go to the `u32` batch
-    /// (`Bulk64::narrow`, `tally::Batch::takes`): a deck of 33 or 34 cards with at most 15 face
-    /// cards, with lanes.
-    narrow_wide: bool,
 }
 
 /// The root node of `deck`: every card unread.
 fn root<W: Width>(deck: &DeckSpec, lanes: bool, extra: Extra) -> (Ctx, Node<W>) {
     let n = deck.total();
     assert!(
-        n <= W::BITS as usize,
-        "this form of the fast path holds at most {} cards",
+        n <= W::BITS as usize || (W::BITS == 32 && n <= 34),
+        "this form of the fast path holds at most {} cards (34: `narrow_walk`)",
         W::BITS
     );
     let h1 = extra.first_hand(n);
@@ -780,7 +805,6 @@ fn root<W: Width>(deck: &DeckSpec, lanes: bool, extra: Extra) -> (Ctx, Node<W>) 
             multinomial_u64(&counts)
         })
         .collect();
-    let faces: u32 = deck.counts[1..].iter().sum();
     let ctx = Ctx {
         offset: [0, h1 as u32],
         dealt,
@@ -788,10 +812,6 @@ fn root<W: Width>(deck: &DeckSpec, lanes: bool, extra: Extra) -> (Ctx, Node<W>) 
         stride,
         weight,
         lanes,
-        narrow_wide: lanes
-            && W::BITS == 64
-            && (33..=34).contains(&n)
-            && faces <= crate::engine::kinds64::max_faces(32),
     };
     (ctx, node)
 }
@@ -1192,7 +1212,7 @@ impl Plan {
             deck.total() <= MAX_CARDS,
             "the fast path holds at most {MAX_CARDS} cards"
         );
-        if deck.total() <= NARROW_CARDS {
+        if narrow_walk(deck, lanes) {
             let (ctx, head, tasks) = plan::<u32>(deck, max_deals, lanes, extra);
             Plan {
                 ctx,
@@ -1217,7 +1237,8 @@ impl Plan {
         }
     }
 
-    /// Whether the deck plays in the wide form (`u64` hands, more than [`NARROW_CARDS`] cards).
+    /// Whether the deck plays in the wide form (`u64` hands: past [`NARROW_CARDS`] cards but for
+    /// the decks of [`narrow_walk`]).
     pub fn wide(&self) -> bool {
         matches!(self.tasks, Tasks::Wide(_))
     }

@@ -3,8 +3,9 @@
 
 use super::*;
 
-/// Queues a fully fixed game of a deck of at most 32 cards: straight into the lanes' arrays with
-/// AVX-512 ([`NarrowBatch`]), else into `scratch.games`; plays the batch when it is full.
+/// Queues a fully fixed game of the narrow form (at most 32 cards, or 34: `narrow_walk`):
+/// straight into the lanes' arrays with AVX-512 ([`NarrowBatch`]), else into `scratch.games`;
+/// plays the batch when it is full.
 #[inline(always)]
 pub(super) fn push_narrow(
     ctx: &Ctx,
@@ -14,6 +15,14 @@ pub(super) fn push_narrow(
     game: AbGame<u32>,
 ) {
     if scratch.lanes.tally {
+        // A game of 33 or 34 cards must count within the kinds lanes' 16 bits (their planes
+        // loop, which a batch of games near that count takes, is not for such hands): when it
+        // might not (never in practice: a leaf is made within the first few hundred cards), it
+        // is played on here.
+        let limit = IN_PLACE_TRICKS as u32;
+        if ctx.n > NARROW_CARDS && !Batch::<u32>::counts_fit(leaf.cards, ctx.n as u32, limit) {
+            return play_fixed(ctx, &mut leaf.node(game.game()), stats);
+        }
         if !queue(ctx, stats, &mut scratch.lanes.batch, leaf, &game) {
             return;
         }
@@ -37,20 +46,7 @@ pub(super) fn push_wide(
     leaf: Leaf<u64>,
     game: AbGame<u64>,
 ) {
-    if scratch.lanes.tally && ctx.narrow_wide {
-        // A 33- or 34-card deck: in the `u32` lanes when the game fits them (`Batch::takes`),
-        // else (rare: a hand of 33 with a face card at its bottom) played on here.
-        if !Batch::<u32>::takes(&game, leaf.cards, ctx.n as u32, IN_PLACE_TRICKS as u32) {
-            return play_fixed(ctx, &mut leaf.node(game.game()), stats);
-        }
-        let batch = scratch
-            .lanes
-            .narrow
-            .get_or_insert_with(|| Box::new(NarrowBatch::default()));
-        if !queue(ctx, stats, batch, leaf, &game.narrow()) {
-            return;
-        }
-    } else if scratch.lanes.tally {
+    if scratch.lanes.tally {
         if !queue(ctx, stats, &mut scratch.lanes.batch, leaf, &game) {
             return;
         }
@@ -232,13 +228,6 @@ pub(super) fn flush_wide(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut S
         games,
         lanes,
     } = scratch;
-    if lanes.tally && ctx.narrow_wide {
-        // Every leaf went to the `u32` batch (`push_wide`), made at the first.
-        return match lanes.narrow.as_deref_mut() {
-            Some(batch) => flush_batch(ctx, stats, leaves, batch),
-            None => debug_assert!(leaves.is_empty()),
-        };
-    }
     if lanes.tally {
         return flush_batch(ctx, stats, leaves, &mut lanes.batch);
     }

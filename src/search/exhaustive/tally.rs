@@ -5,10 +5,9 @@
 //! others (as long as the longest so far, or past the trick limit) come back one by one, for
 //! `flush.rs` to record as the general path does.
 //!
-//! One batch, generic over the lane element: 16 `u32` lanes for decks of up to 34 cards (the
-//! tree walk of 33 and 34 cards, in `u64` planes, queues its games here when they fit:
-//! [`Batch::takes`]), eight `u64` lanes for the larger decks. The lanes play with the kinds queue of `engine/kinds64.rs`
-//! (`kinds.rs`) when the batch's games have at most 15 face cards (`u32`) or 31 (`u64`), else
+//! One batch, generic over the lane element: 16 `u32` lanes for decks of up to 34 cards (33 and
+//! 34 with at most 15 face cards: `exhaustive::narrow_walk`), eight `u64` lanes for the larger
+//! decks. The lanes play with the kinds queue of `engine/kinds64.rs` (`kinds.rs`) when the batch's games have at most 15 face cards (`u32`) or 31 (`u64`), else
 //! with the lanes' own loop in planes (`engine/avx512_moves.rs`, `report: tally`).
 //! The reference is the general path (`Lanes::run` or `MidLanes64::run` of every game, then
 //! `Tally::count`), which processors without AVX-512 take; `tests` hold the two to the same
@@ -294,23 +293,12 @@ impl<E: TallyPlane> Batch<E> {
 }
 
 impl Batch<u32> {
-    /// Whether the `u32` kinds lanes play `g`, a game of a deck of 33 or 34 cards (`cards`) with
-    /// at most 15 face cards, after `before` cards, for at most `limit` tricks: its count within
-    /// the lanes' 16 bits (at most `cards` cards a trick), its pile within 32 cards, and each
-    /// hand within 32 cards but for a 33rd that is a number card.
-    ///
-    /// Why a hand of 33 cards fits 32-bit planes: it holds all but one card of a 34-card deck, so
-    /// the other hand holds one card and the game ends within a few moves, in which the kinds
-    /// lanes never read the hand's 33rd card: every scan of it stops at the other hand's one
-    /// card or at the debt (at most 4), and the card comes back into the plane as a number (the
-    /// zeros a shift brings in) when the hand gives up cards. It is a number card when the lanes
-    /// make such a hand (the payer's last payment, a number, ends up at its bottom), and this
-    /// checks it when the tree walk does. (So no 34-card deck with more than 15 face cards
-    /// plays here, nor any of 35 cards, where a 34th card could be a face card.)
-    pub fn takes(g: &AbGame<u64>, before: u64, cards: u32, limit: u32) -> bool {
-        debug_assert!((33..=34).contains(&cards));
-        let fits = |i: usize| g.len[i] <= 32 || (g.len[i] == 33 && g.faces[i] >> 32 == 0);
-        fits(0) && fits(1) && g.n <= 32 && before + u64::from(cards) * u64::from(limit) < 1 << 16
+    /// Whether a game of a deck of `cards` cards, after `before` cards, counts its cards within
+    /// the `u32` kinds lanes' 16 bits for `limit` tricks (at most `cards` cards a trick): checked
+    /// for the games of 33 and 34 cards (why their hands fit 32-bit planes:
+    /// `exhaustive::narrow_walk`), which the lanes' planes loop must never get.
+    pub fn counts_fit(before: u64, cards: u32, limit: u32) -> bool {
+        before + u64::from(cards) * u64::from(limit) < 1 << 16
     }
 }
 
@@ -620,7 +608,8 @@ mod tests {
     }
 
     /// Random games of 33 and 34 cards (a pile of up to 5, a hand of at most 6, at most 15 face
-    /// cards, about a quarter of the cards) that [`Batch::takes`], in `u32` planes.
+    /// cards, about a quarter of the cards) whose count fits ([`Batch::counts_fit`]), in `u32`
+    /// planes.
     fn games_of_34_cards(seed: u64, count: usize) -> Vec<(Game<u32>, u64)> {
         let mut rng = SplitMix64::new(seed);
         let mut games = Vec::new();
@@ -664,9 +653,7 @@ mod tests {
             g.n = pile as u32;
             g.debt = if pile > 0 { rng.below(5) as u32 } else { 0 };
             let before = rng.below(500);
-            let wide = AbGame::of(&crate::search::exhaustive::flush::widen::<u32, u64>(g));
-            if g.over_at_start().is_none() && Batch::<u32>::takes(&wide, before, total as u32, 1000)
-            {
+            if g.over_at_start().is_none() && Batch::<u32>::counts_fit(before, total as u32, 1000) {
                 games.push((g, before));
             }
         }
@@ -674,7 +661,7 @@ mod tests {
     }
 
     /// 33- and 34-card games in the `u32` kinds lanes (where a 34-card game's hands may reach
-    /// 33 cards: `Batch::takes`), against [`MidLanes64`] on the same games. Many start near
+    /// 33 cards: `exhaustive::narrow_walk`), against [`MidLanes64`] on the same games. Many start near
     /// their end (a hand of one to six cards), where those hands arise.
     #[test]
     fn games_of_34_cards_in_u32_lanes_count_what_the_general_lanes_finish() {
