@@ -65,12 +65,12 @@ pub(super) fn push_wide(
 /// reference it was built on the stack and copied into the batch by wide loads of fresh narrow
 /// stores, a store-forwarding stall at every leaf (docs/performance.md).
 #[inline(always)]
-fn queue<W: Width, E: TallyPlane>(
+fn queue<W: Width + TallyPlane>(
     ctx: &Ctx,
     stats: &mut ExhaustiveStats,
-    batch: &mut Batch<E>,
+    batch: &mut Batch<W>,
     leaf: Leaf<W>,
-    game: &AbGame<E>,
+    game: &AbGame<W>,
 ) -> bool {
     if let Some(winner) = game.over_at_start() {
         let (tricks, cards) = (leaf.tricks, leaf.cards);
@@ -96,11 +96,11 @@ pub(super) fn flush_narrow(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut
 
 /// Plays the games of `batch` (from `leaves`) in the lanes, counting them there, and records the
 /// special ones.
-fn flush_batch<W: Width + TallyPlane, E: TallyPlane>(
+fn flush_batch<W: Width + TallyPlane>(
     ctx: &Ctx,
     stats: &mut ExhaustiveStats,
     leaves: &mut Vec<Leaf<W>>,
-    batch: &mut Batch<E>,
+    batch: &mut Batch<W>,
 ) {
     debug_assert_eq!(batch.len(), leaves.len());
     if leaves.is_empty() {
@@ -133,7 +133,7 @@ fn flush_batch<W: Width + TallyPlane, E: TallyPlane>(
                 played,
             ),
             // Rare: play it again from the leaf, one by one, on to the cycle engine.
-            None => play_fixed(ctx, &mut leaf.node(widen(batch.game(special.slot))), stats),
+            None => play_fixed(ctx, &mut leaf.node(batch.game(special.slot)), stats),
         }
     }
     tally.add(stats);
@@ -297,23 +297,6 @@ pub(super) fn flush_wide(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut S
     stats.wins[1] += wins[1];
     leaves.clear();
     games.clear();
-}
-
-/// `g` in planes of another width (its hands and pile fit both).
-pub(super) fn widen<E: TallyPlane, W: TallyPlane>(g: Game<E>) -> Game<W> {
-    let w = |x: E| W::of_u64(x.into());
-    Game {
-        faces: g.faces.map(w),
-        lo: g.lo.map(w),
-        hi: g.hi.map(w),
-        len: g.len,
-        pile_faces: w(g.pile_faces),
-        pile_lo: w(g.pile_lo),
-        pile_hi: w(g.pile_hi),
-        n: g.n,
-        next: g.next,
-        debt: g.debt,
-    }
 }
 
 /// A single fully fixed deal (weight 0: counted once) won by `winner`: counted in `wins`, and

@@ -408,6 +408,23 @@ mod tests {
     use crate::engine::lanes64::MidLanes64;
     use crate::rng::SplitMix64;
 
+    /// `g` in `u64` planes.
+    fn widen(g: Game<u32>) -> Game<u64> {
+        let w = u64::from;
+        Game {
+            faces: g.faces.map(w),
+            lo: g.lo.map(w),
+            hi: g.hi.map(w),
+            len: g.len,
+            pile_faces: w(g.pile_faces),
+            pile_lo: w(g.pile_lo),
+            pile_hi: w(g.pile_hi),
+            n: g.n,
+            next: g.next,
+            debt: g.debt,
+        }
+    }
+
     /// Random games from any move boundary: random hands of up to `max_cards` cards, and a
     /// random pile of up to 8 cards and a debt on top (hands and pile within the plane).
     fn random_games<E: Plane>(seed: u64, count: usize, max_cards: u64) -> Vec<(Game<E>, u64)> {
@@ -669,7 +686,6 @@ mod tests {
             return;
         }
         let mut lanes = MidLanes64::default();
-        let widen = crate::search::exhaustive::flush::widen::<u32, u64>;
         for cards in [33u32, 34] {
             let games: Vec<_> = games_of_34_cards(35 + u64::from(cards), 3 * BATCH + 100)
                 .into_iter()
