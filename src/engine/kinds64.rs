@@ -18,11 +18,15 @@
 //! lanes): [`run`] plays random deals in 64-bit lanes, and the exhaustive search's batch
 //! (`search/exhaustive/tally/kinds.rs`) plays its fixed games in 64-bit lanes past 32 cards and
 //! in sixteen 32-bit lanes up to 32, where a hand's card `i` is bit `31 - i` and the kinds of
-//! every face card and the marker fit up to 15 face cards ([`max_faces`]).
+//! every face card and the marker fit up to 15 face cards ([`max_faces`]). The face planes are
+//! a [`Planes`] type: the lane word itself, or [`Split`], two 32-bit words of sixteen lanes for
+//! games of up to 60 cards (the batch's games past 34 cards, where the processor has VBMI2).
 
 use crate::engine::lanes::Finish;
 use crate::engine::lanes64::Deal64;
 use crate::engine::source64::Games;
+#[cfg(target_arch = "x86_64")]
+use crate::engine::vec64::Avx512x16;
 use crate::engine::vec64::Vec64;
 
 /// The most face cards a game may hold in lanes of `bits` bits: the kinds of them all and the
@@ -41,12 +45,152 @@ pub(crate) fn fits(games: &[Deal64]) -> bool {
         .all(|g| g.faces[0].count_ones() + g.faces[1].count_ones() <= MAX_FACES)
 }
 
+/// The face planes of a group's hands and pile (card `i` from the top at bit `BITS - 1 - i`):
+/// one lane word ([`Vec64`] itself), or two (`Split`: 64 cards in two `u32` words, so that
+/// sixteen lanes hold decks of up to 60 cards). The operations are the step's, no more.
+pub(crate) trait Planes<V: Vec64>: Copy {
+    /// Empty planes.
+    ///
+    /// # Safety
+    /// The processor has `V`'s features (and the form's own).
+    unsafe fn zero() -> Self;
+    /// The leading zeros: the first face card's position, or at least the plane's cards when
+    /// there is none.
+    fn first(self, k: &Consts<V>) -> V;
+    /// The planes less their first `p` cards (`p` the cards a move gives up: see `Split`).
+    fn drop_top(self, p: V) -> Self;
+    /// With a face card at position `n2 - 1` where `m` (a pile of `n2` cards after the move).
+    fn put(self, m: V::Mask, n2: V, k: &Consts<V>) -> Self;
+    /// With `pile`'s cards below the first `at` where `m` (nothing wraps: the hand and the pile
+    /// hold at most the deck).
+    fn append(self, m: V::Mask, pile: Self, at: V, k: &Consts<V>) -> Self;
+    fn pick(m: V::Mask, t: Self, f: Self) -> Self;
+    fn only(m: V::Mask, x: Self) -> Self;
+}
+
+impl<V: Vec64> Planes<V> for V {
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        // SAFETY: the caller's contract.
+        unsafe { V::splat(0) }
+    }
+    #[inline(always)]
+    fn first(self, _: &Consts<V>) -> V {
+        self.lzcnt()
+    }
+    #[inline(always)]
+    fn drop_top(self, p: V) -> Self {
+        self.shl(p)
+    }
+    /// Rotations where no bit wraps (bit 0 rotated right by `n2 <= BITS` lands on
+    /// `BITS - n2`, the pile's card `n2 - 1` from the top): unlike shifts, they need no test of
+    /// the count.
+    #[inline(always)]
+    fn put(self, m: V::Mask, n2: V, k: &Consts<V>) -> Self {
+        self.or(V::keep(m, k.one.rotr(n2)))
+    }
+    #[inline(always)]
+    fn append(self, m: V::Mask, pile: Self, at: V, _: &Consts<V>) -> Self {
+        self.or(V::keep(m, pile.rotr(at)))
+    }
+    #[inline(always)]
+    fn pick(m: V::Mask, t: Self, f: Self) -> Self {
+        V::select(m, t, f)
+    }
+    #[inline(always)]
+    fn only(m: V::Mask, x: Self) -> Self {
+        V::keep(m, x)
+    }
+}
+
+/// A face plane of up to 64 cards in two words of sixteen `u32` lanes: cards 0 to 31 from the
+/// top in `hi` (card `i` at bit `31 - i`), cards 32 to 63 in `lo` (card `i` at bit `63 - i`).
+/// For games of at most 60 cards (with at most 15 face cards, as the `u32` kinds hold), where a
+/// move gives up fewer than 32 cards, so one funnel shift (AVX-512 VBMI2) drops them: a lead
+/// phase gives up at most one card more than the shorter hand holds (at most 30 of 60), a
+/// payment at most four. The tests that hold these lanes to the general ones
+/// (`search/exhaustive/tally.rs`) play random games of 35 to 60 cards.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+pub(crate) struct Split {
+    pub(crate) hi: Avx512x16,
+    pub(crate) lo: Avx512x16,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Planes<Avx512x16> for Split {
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        // SAFETY: the caller's contract.
+        let z = unsafe { <Avx512x16 as Vec64>::splat(0) };
+        Split { hi: z, lo: z }
+    }
+    /// `hi`'s leading zeros alone: 32 where the first face card is in `lo`, which the step
+    /// never tells from its true place. Such a hand holds at least 33 cards, so the other at
+    /// most 27 (60 in all): in a lead phase the other hand's first face card or last card comes
+    /// first either way, and a payment only asks whether the first face card is among the
+    /// first four.
+    #[inline(always)]
+    fn first(self, _: &Consts<Avx512x16>) -> Avx512x16 {
+        self.hi.lzcnt()
+    }
+    #[inline(always)]
+    fn drop_top(self, p: Avx512x16) -> Self {
+        Split {
+            hi: self.hi.funnel_shl(self.lo, p),
+            lo: self.lo.shl(p),
+        }
+    }
+    /// The card's bit is bit 0 rotated right by `n2` in either word: `hi`'s card `n2 - 1` up
+    /// to 32 cards, `lo`'s past them.
+    #[inline(always)]
+    fn put(self, m: u16, n2: Avx512x16, k: &Consts<Avx512x16>) -> Self {
+        let bit = k.one.rotr(n2);
+        let high = n2.lt(k.edge);
+        Split {
+            hi: self.hi.or(<Avx512x16 as Vec64>::keep(m & high, bit)),
+            lo: self.lo.or(<Avx512x16 as Vec64>::keep(m & !high, bit)),
+        }
+    }
+    /// The 64-bit shift right by `at` of `hi:lo`. Below 32, `lo` gets the funnel shift's low
+    /// word, and the shift by the wrapped `at - 32` gives 0. From 32 on, `lo` gets `hi` shifted
+    /// by `at - 32`, and the funnel shift (by `at - 32` too) gives 0: the pile then holds at
+    /// most `60 - at` cards, none in its `lo`, and the left shift of its `hi` by `64 - at`
+    /// pushes every one of them out.
+    #[inline(always)]
+    fn append(self, m: u16, pile: Self, at: Avx512x16, k: &Consts<Avx512x16>) -> Self {
+        let low = pile
+            .lo
+            .funnel_shr(pile.hi, at)
+            .or(pile.hi.shr(at.sub(k.word)));
+        Split {
+            hi: self.hi.or(<Avx512x16 as Vec64>::keep(m, pile.hi.shr(at))),
+            lo: self.lo.or(<Avx512x16 as Vec64>::keep(m, low)),
+        }
+    }
+    #[inline(always)]
+    fn pick(m: u16, t: Self, f: Self) -> Self {
+        Split {
+            hi: <Avx512x16 as Vec64>::select(m, t.hi, f.hi),
+            lo: <Avx512x16 as Vec64>::select(m, t.lo, f.lo),
+        }
+    }
+    #[inline(always)]
+    fn only(m: u16, x: Self) -> Self {
+        Split {
+            hi: <Avx512x16 as Vec64>::keep(m, x.hi),
+            lo: <Avx512x16 as Vec64>::keep(m, x.lo),
+        }
+    }
+}
+
 /// One group of lanes: the state of its games, the hand of the player to act first as `a`.
 #[derive(Clone, Copy)]
-pub(crate) struct Group<V: Vec64> {
-    /// The face cards of each hand, card `i` at bit `63 - i` (see the module head).
-    pub(crate) fa: V,
-    pub(crate) fb: V,
+pub(crate) struct Group<V: Vec64, P: Planes<V> = V> {
+    /// The face cards of each hand, card `i` at bit `63 - i` (see the module head and
+    /// [`Planes`]).
+    pub(crate) fa: P,
+    pub(crate) fb: P,
     /// The kinds of each hand's face cards (see the module head).
     pub(crate) va: V,
     pub(crate) vb: V,
@@ -58,7 +202,7 @@ pub(crate) struct Group<V: Vec64> {
     /// `rotl(x, 1)` shifted left to the marker at `63 - lz`; nothing wraps, the kinds of all
     /// faces and the marker filling at most 63 bits); where the next kind goes (`2 * faces - 1`
     /// modulo 64: 63 for an empty pile); its cards; and the debt of the player to act.
-    pub(crate) pf: V,
+    pub(crate) pf: P,
     pub(crate) pv: V,
     pub(crate) pr: V,
     pub(crate) n: V,
@@ -78,23 +222,23 @@ pub(crate) struct Group<V: Vec64> {
     pub(crate) active: u32,
 }
 
-impl<V: Vec64> Group<V> {
+impl<V: Vec64, P: Planes<V>> Group<V, P> {
     /// A group with no game.
     ///
     /// # Safety
-    /// The processor has `V`'s features.
+    /// The processor has `V`'s and `P`'s features.
     #[inline(always)]
     pub(crate) unsafe fn new() -> Self {
         // SAFETY: the caller's contract.
-        let z = unsafe { V::splat(0) };
+        let (z, zp) = unsafe { (V::splat(0), P::zero()) };
         Group {
-            fa: z,
-            fb: z,
+            fa: zp,
+            fb: zp,
             va: z,
             vb: z,
             na: z,
             nb: z,
-            pf: z,
+            pf: zp,
             pv: z,
             // SAFETY: the caller's contract.
             pr: unsafe { V::splat(u64::from(V::BITS) - 1) },
@@ -131,6 +275,7 @@ impl<V: Vec64> Group<V> {
             empty,
             trick,
             limit,
+            ..
         } = *k;
         let Group {
             fa,
@@ -151,8 +296,8 @@ impl<V: Vec64> Group<V> {
         // The position of each hand's first face card (the planes run from the top); `min(lz(fa),
         // na)` stands for it below: where they differ (no face card in a's hand) the lane takes
         // no branch that reads it.
-        let za = fa.lzcnt().min(na);
-        let zb = fb.lzcnt().min(nb);
+        let za = fa.first(k).min(na);
+        let zb = fb.first(k).min(nb);
         // The lead phase: a plays cards 0, 1, ... and b between them; it stops at the first face
         // card, b's first when `zb < za` (its card `zb` comes before a's card `za`), or when
         // its player runs out; either way after `idx + 1` cards of a and `idx` or `idx + 1` of b.
@@ -184,35 +329,32 @@ impl<V: Vec64> Group<V> {
         // The pile's cards after the move: the cards given up; where a card is put, it is the
         // last of them (at `n2 - 1`).
         let n2 = n.add(pop_a).add(pop_b);
-        let fa2 = fa.shl(pop_a);
+        let fa2 = fa.drop_top(pop_a);
         let na2 = na.sub(pop_a);
-        let fb2 = fb.shl(pop_b);
+        let fb2 = fb.drop_top(pop_b);
         let nb2 = nb.sub(pop_b);
         // The hand that put a face card loses its first kind.
         let va2 = V::select(put & !from_b, va.shr2(), va);
         let vb2 = V::select(from_b, vb.shr2(), vb);
-        // Rotations where no bit wraps (bit 0 rotated right by `n2 <= 64` lands on `64 - n2`,
-        // the pile's card `n2 - 1` from the top, and the pile fits below b's cards): unlike
-        // shifts, they need no test of the count.
-        let pf2 = pf.or(V::keep(put, one.rotr(n2)));
+        let pf2 = pf.put(put, n2, k);
         // The kind's field, its marker moved up past it: `kind ^ 5` is the kind and a marker
         // above it, less the marker below (see `Group::pv`).
         let pv2 = pv.xor(V::keep(put, kind.xor(five).rotl(pr)));
         let pr2 = pr.add(V::keep(put, two));
         // A finished payment: b takes the pile (its kinds go above b's, at b's marker) and leads.
-        let fb3 = fb2.or(V::keep(complete, pf2.rotr(nb2)));
+        let fb3 = fb2.append(complete, pf2, nb2, k);
         let vb3 = vb2.xor(V::keep(complete, pv2.rotr(vb2.lzcnt())));
         let nb3 = nb2.add(V::keep(complete, n2));
         let tc = tc.add(V::keep(complete, n2.add(trick)));
         self.tc = tc;
         let more = !complete;
-        self.pf = V::keep(more, pf2);
+        self.pf = P::only(more, pf2);
         self.pv = V::keep(more, pv2);
         self.pr = V::select(more, pr2, empty);
         self.n = V::keep(more, n2);
         self.debt = V::keep(more, c);
-        self.fa = V::select(swap, fb3, fa2);
-        self.fb = V::select(swap, fa2, fb3);
+        self.fa = P::pick(swap, fb3, fa2);
+        self.fb = P::pick(swap, fa2, fb3);
         self.va = V::select(swap, vb3, va2);
         self.vb = V::select(swap, va2, vb3);
         self.na = V::select(swap, nb3, na2);
@@ -235,7 +377,9 @@ impl<V: Vec64> Group<V> {
         }
         stopped
     }
+}
 
+impl<V: Vec64> Group<V> {
     /// Reports the games of the `stopped` lanes and loads the next games into them.
     #[inline(always)]
     fn finish(
@@ -330,6 +474,9 @@ pub(crate) struct Consts<V> {
     empty: V,
     trick: V,
     limit: V,
+    /// The lane's bits, and one more (for `Split`).
+    word: V,
+    edge: V,
 }
 
 impl<V: Vec64> Consts<V> {
@@ -350,6 +497,8 @@ impl<V: Vec64> Consts<V> {
                 empty: V::splat(u64::from(V::BITS) - 1),
                 trick: V::splat(1 << (V::BITS / 2)),
                 limit: V::splat(u64::from(limit) << (V::BITS / 2)),
+                word: V::splat(u64::from(V::BITS)),
+                edge: V::splat(u64::from(V::BITS) + 1),
             }
         }
     }

@@ -682,6 +682,25 @@ mod x86 {
     #[derive(Clone, Copy)]
     pub(crate) struct Avx512x16(__m512i);
 
+    /// Funnel shifts of two words (AVX-512 VBMI2, which the callers of these check besides the
+    /// lanes' features: `kinds64::Split`).
+    impl Avx512x16 {
+        /// `self:lo` (`self` the high word) shifted left by `s` modulo 32, its high word: `self
+        /// << s | lo >> (32 - s)`.
+        #[inline(always)]
+        pub(crate) fn funnel_shl(self, lo: Self, s: Self) -> Self {
+            // SAFETY: the caller's contract above.
+            Avx512x16(unsafe { _mm512_shldv_epi32(self.0, lo.0, s.0) })
+        }
+        /// `hi:self` (`self` the low word) shifted right by `s` modulo 32, its low word: `self
+        /// >> s | hi << (32 - s)`.
+        #[inline(always)]
+        pub(crate) fn funnel_shr(self, hi: Self, s: Self) -> Self {
+            // SAFETY: the caller's contract above.
+            Avx512x16(unsafe { _mm512_shrdv_epi32(self.0, hi.0, s.0) })
+        }
+    }
+
     // SAFETY (every `unsafe` block below): as for `Avx512`.
     impl Vec64 for Avx512x16 {
         const LANES: usize = 16;

@@ -8,7 +8,9 @@
 //! One batch, generic over the lane element: 16 `u32` lanes for decks of up to 34 cards (33 and
 //! 34 with at most 15 face cards: `exhaustive::narrow_walk`), eight `u64` lanes for the larger
 //! decks. The lanes play with the kinds queue of `engine/kinds64.rs` (`kinds.rs`) when the batch's games have at most 15 face cards (`u32`) or 31 (`u64`), else
-//! with the lanes' own loop in planes (`engine/avx512_moves.rs`, `report: tally`).
+//! with the lanes' own loop in planes (`engine/avx512_moves.rs`, `report: tally`). A `u64`
+//! batch whose games have at most 60 cards and 15 face cards plays in sixteen `u32` lanes
+//! instead where the processor has VBMI2, each face plane in two words (`split.rs`).
 //! The reference is the general path (`Lanes::run` or `MidLanes64::run` of every game, then
 //! `Tally::count`), which processors without AVX-512 take; `tests` hold the two to the same
 //! counts.
@@ -18,6 +20,7 @@ use crate::engine::lanes::{Game, Isa, Plane};
 use super::{AbGame, BATCH};
 
 mod kinds;
+mod split;
 
 /// Values of padding past a batch that the lanes' whole-vector loads and stores touch.
 const PAD: usize = 16;
@@ -154,6 +157,8 @@ pub(super) struct Batch<E> {
     soa: Soa<E>,
     /// The kinds of the games, for the lanes' kinds queue (`kinds.rs`).
     kinds: kinds::KindsSoa<E>,
+    /// The games in sixteen `u32` lanes' words (`split.rs`; made on first use, by wide batches).
+    split: split::SplitSoa,
     len: usize,
     pub out: Special<E>,
 }
@@ -181,6 +186,7 @@ impl<E: TallyPlane> Batch<E> {
         Batch {
             soa: Soa::new(len),
             kinds: kinds::KindsSoa::new(len),
+            split: split::SplitSoa::default(),
             len: 0,
             out: Special {
                 slot: v(),
@@ -361,12 +367,26 @@ unsafe fn play_u64(batch: &mut Batch<u64>, limit: u32) {
     // them together).
     let v = unsafe { Avx512::splat(0) };
     if kinds::convert(v, batch, limit) {
-        // SAFETY: as above.
-        unsafe { kinds::play::<u64, Avx512, 2>(batch, limit) }
+        if split::available() && split::convert(batch, limit) {
+            // SAFETY: as above, and the processor has VBMI2 (`split::available`).
+            unsafe { play_split(batch, limit) }
+        } else {
+            // SAFETY: as above.
+            unsafe { kinds::play::<u64, Avx512, 2>(batch, limit) }
+        }
     } else {
         // SAFETY: the caller's contract.
         unsafe { play_planes_u64(batch, limit) }
     }
+}
+
+/// The wide batch in sixteen `u32` lanes (`split.rs`), its words made by `split::convert`.
+#[target_feature(
+    enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt"
+)]
+unsafe fn play_split(batch: &mut Batch<u64>, limit: u32) {
+    // SAFETY: the caller's contract.
+    unsafe { split::play::<2>(batch, limit) }
 }
 
 /// [`TallyPlane::play`] in eight `u64` lanes holding each hand's face kinds in two planes, for
@@ -624,6 +644,143 @@ mod tests {
         }
     }
 
+    /// Puts `pile` (kinds: 0 a number card, else the penalty) under `g`'s hands as its pile,
+    /// with a random debt on top of a pile that has cards.
+    fn put_pile<E: Plane>(g: &mut Game<E>, pile: &[u8], rng: &mut SplitMix64) {
+        for (i, &c) in pile.iter().enumerate() {
+            if c > 0 {
+                let k = u32::from(c - 1);
+                let bit = E::ONE.shl(i as u32);
+                g.pile_faces |= bit;
+                g.pile_lo |= bit & E::fill(k & 1);
+                g.pile_hi |= bit & E::fill(k >> 1);
+            }
+        }
+        g.n = pile.len() as u32;
+        g.debt = if pile.is_empty() {
+            0
+        } else {
+            rng.below(5) as u32
+        };
+    }
+
+    /// Random games of 35 to 60 cards with at most 15 face cards (about a fifth of the cards)
+    /// and a pile of up to 8 cards, in `u64` planes: the games the sixteen split lanes take
+    /// (`split.rs`). The hands are cut anywhere, so either may hold past 32 cards.
+    fn games_past_34_cards(seed: u64, count: usize) -> Vec<(Game<u64>, u64)> {
+        let mut rng = SplitMix64::new(seed);
+        let mut games = Vec::new();
+        while games.len() < count {
+            let total = 35 + rng.below(26) as usize;
+            let cards: Vec<u8> = (0..total)
+                .map(|_| {
+                    if rng.below(5) == 0 {
+                        1 + rng.below(4) as u8
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            if cards.iter().filter(|&&c| c > 0).count() > 15 {
+                continue;
+            }
+            let pile = rng.below(9) as usize;
+            let split = pile + rng.below((total - pile + 1) as u64) as usize;
+            let mut g =
+                Game::<u64>::from_hands(&cards[pile..split], &cards[split..], rng.below(2) as u32);
+            put_pile(&mut g, &cards[..pile], &mut rng);
+            if g.over_at_start().is_none() {
+                games.push((g, rng.below(500)));
+            }
+        }
+        games
+    }
+
+    /// The wide batch in the sixteen split lanes (`split.rs`), against [`MidLanes64`]: random
+    /// games of 35 to 60 cards, and the games of random deals of `36-2J2Q2K2A` (44 cards) and
+    /// of three of each face card and 40 number cards (52) from their first move.
+    #[test]
+    fn split_lanes_count_what_the_general_lanes_finish() {
+        if !WideBatch::available() || !split::available() {
+            return;
+        }
+        use crate::engine::vec64::{Avx512, Vec64};
+        // SAFETY: the processor has AVX-512 (checked above).
+        let v = unsafe { Avx512::splat(0) };
+        let mut lanes = MidLanes64::default();
+        let mut rng = SplitMix64::new(37);
+        let mut deals = |deck: &[u8], count: usize| -> Vec<(Game<u64>, u64)> {
+            (0..count)
+                .map(|_| {
+                    let mut d = deck.to_vec();
+                    for i in (1..d.len()).rev() {
+                        d.swap(i, rng.below(i as u64 + 1) as usize);
+                    }
+                    let half = d.len() / 2;
+                    (
+                        Game::<u64>::from_hands(&d[..half], &d[half..], 0),
+                        rng.below(500),
+                    )
+                })
+                .filter(|(g, _)| g.over_at_start().is_none())
+                .collect()
+        };
+        let census: Vec<u8> = [1u8, 1, 2, 2, 3, 3, 4, 4]
+            .into_iter()
+            .chain([0; 36])
+            .collect();
+        let threes: Vec<u8> = (1..=4u8).flat_map(|c| [c; 3]).chain([0; 40]).collect();
+        for games in [
+            games_past_34_cards(36, 3 * BATCH + 100),
+            deals(&census, BATCH + 50),
+            deals(&threes, BATCH + 50),
+        ] {
+            counts_what_the_general_lanes_finish(
+                WideBatch::default(),
+                &games,
+                |g, l| general64(&mut lanes, g, l),
+                |b, l, bar| {
+                    b.run_by(l, bar, |b, l| {
+                        assert!(kinds::convert(v, b, l) && split::convert(b, l));
+                        // SAFETY: the processor has AVX-512 and VBMI2 (checked above).
+                        unsafe { play_split(b, l) }
+                    })
+                },
+            );
+        }
+    }
+
+    /// The split lanes refuse a batch with a game of more than 60 cards or 15 face cards, or
+    /// whose cards could pass the low half of a lane within the trick limit (at most the
+    /// game's own cards a trick).
+    #[test]
+    fn split_lanes_refuse_what_does_not_fit() {
+        if !WideBatch::available() || !split::available() {
+            return;
+        }
+        use crate::engine::vec64::{Avx512, Vec64};
+        // SAFETY: the processor has AVX-512 (checked above).
+        let v = unsafe { Avx512::splat(0) };
+        let mut batch = WideBatch::default();
+        let mut fits = |g: &Game<u64>, before: u64, limit: u32| {
+            batch.clear();
+            batch.push(&AbGame::of(g), before);
+            kinds::convert(v, &mut batch, limit) && split::convert(&mut batch, limit)
+        };
+        let hand = |faces: usize, cards: usize| -> Vec<u8> {
+            (0..cards).map(|i| u8::from(i < faces)).collect()
+        };
+        let g60 = Game::<u64>::from_hands(&hand(8, 30), &hand(7, 30), 0);
+        assert!(fits(&g60, 0, 1000));
+        assert!(fits(&g60, 65535 - 60 * 1000, 1000));
+        assert!(!fits(&g60, 65536 - 60 * 1000, 1000));
+        assert!(!fits(&g60, 0, 1100));
+        let g61 = Game::<u64>::from_hands(&hand(8, 31), &hand(7, 30), 0);
+        assert!(!fits(&g61, 0, 1000));
+        let many = Game::<u64>::from_hands(&hand(8, 20), &hand(8, 20), 0);
+        assert!(!fits(&many, 0, 1000));
+    }
+
     /// Random games of 33 and 34 cards (a pile of up to 5, a hand of at most 6, at most 15 face
     /// cards, about a quarter of the cards) whose count fits ([`Batch::counts_fit`]), in `u32`
     /// planes.
@@ -658,17 +815,7 @@ mod tests {
                 continue;
             }
             let mut g = Game::<u32>::from_hands(h0, h1, rng.below(2) as u32);
-            for (i, &c) in cards[..pile].iter().enumerate() {
-                if c > 0 {
-                    let k = u32::from(c - 1);
-                    let bit = 1u32 << i;
-                    g.pile_faces |= bit;
-                    g.pile_lo |= bit & u32::fill(k & 1);
-                    g.pile_hi |= bit & u32::fill(k >> 1);
-                }
-            }
-            g.n = pile as u32;
-            g.debt = if pile > 0 { rng.below(5) as u32 } else { 0 };
+            put_pile(&mut g, &cards[..pile], &mut rng);
             let before = rng.below(500);
             if g.over_at_start().is_none() && Batch::<u32>::counts_fit(before, total as u32, 1000) {
                 games.push((g, before));

@@ -7,23 +7,24 @@
 //! face cards than the lanes' kinds hold (`kinds64::max_faces`: 15 in `u32` lanes, 31 in `u64`;
 //! no census deck: they have eight) takes the planes' loop instead. The references are that loop
 //! and the general lanes: `tally.rs`'s tests hold all of them to the same counts, in AVX-512 and
-//! in the portable lanes.
+//! in the portable lanes. The loop itself ([`play_from`]) takes its games from any [`Source`]:
+//! the batch's own arrays here, or the two-word planes of `split.rs`.
 
 use super::{Batch, Soa, Special, TallyPlane};
-use crate::engine::kinds64::{Consts, Group, max_faces};
+use crate::engine::kinds64::{Consts, Group, Planes, max_faces};
 use crate::engine::vec64::Vec64;
 
 /// The face planes and kinds of the queued games' hands and piles, in `kinds64.rs`'s form
 /// (`Group`'s `fa`, `fb` and `pf`, reversed: card `i` at bit `BITS - 1 - i`; `va`, `vb`, `pv`
 /// and `pr`), converted from their planes by [`convert`].
 pub(super) struct KindsSoa<E> {
-    fa: Vec<E>,
-    fb: Vec<E>,
-    pf: Vec<E>,
-    va: Vec<E>,
-    vb: Vec<E>,
-    pv: Vec<E>,
-    pr: Vec<E>,
+    pub(super) fa: Vec<E>,
+    pub(super) fb: Vec<E>,
+    pub(super) pf: Vec<E>,
+    pub(super) va: Vec<E>,
+    pub(super) vb: Vec<E>,
+    pub(super) pv: Vec<E>,
+    pub(super) pr: Vec<E>,
 }
 
 impl<E: TallyPlane> KindsSoa<E> {
@@ -185,8 +186,76 @@ pub(super) unsafe fn play<E: TallyPlane, V: Vec64<Elem = E>, const G: usize>(
     batch: &mut Batch<E>,
     limit: u32,
 ) {
-    let total = batch.len;
-    let (soa, kinds, out) = (&batch.soa, &batch.kinds, &mut batch.out);
+    let src = Arrays {
+        soa: &batch.soa,
+        kinds: &batch.kinds,
+    };
+    // SAFETY: the caller's contract; every array holds the batch's games.
+    unsafe { play_from::<E, V, V, _, G>(&src, batch.len, &mut batch.out, limit) }
+}
+
+/// Where a group's games come from: arrays of the lanes' element, one value a game.
+pub(super) trait Source<V: Vec64, P: Planes<V>> {
+    /// Loads games `at`, `at + 1`, ... into the set `lanes` of `g`, one expand-load a variable
+    /// (the player to act first is set by the caller, from [`Source::who`]).
+    ///
+    /// # Safety
+    /// Every array holds at least `at + lanes.count_ones()` values; the processor has `V`'s and
+    /// `P`'s features.
+    unsafe fn load(&self, g: &mut Group<V, P>, lanes: u32, at: usize);
+    /// Game `j`'s player to act first, 0 or 1.
+    fn who(&self, j: usize) -> u32;
+}
+
+/// The batch's own arrays, for lanes of its element.
+struct Arrays<'a, E> {
+    soa: &'a Soa<E>,
+    kinds: &'a KindsSoa<E>,
+}
+
+impl<E: TallyPlane, V: Vec64<Elem = E>> Source<V, V> for Arrays<'_, E> {
+    #[inline(always)]
+    unsafe fn load(&self, g: &mut Group<V>, lanes: u32, at: usize) {
+        let (soa, kinds) = (self.soa, self.kinds);
+        // SAFETY: the caller's contract.
+        let ld = |x: V, v: &Vec<E>| unsafe { x.expand_load(lanes, v.as_ptr().add(at)) };
+        g.fa = ld(g.fa, &kinds.fa);
+        g.fb = ld(g.fb, &kinds.fb);
+        g.va = ld(g.va, &kinds.va);
+        g.vb = ld(g.vb, &kinds.vb);
+        g.na = ld(g.na, &soa.na);
+        g.nb = ld(g.nb, &soa.nb);
+        g.pf = ld(g.pf, &kinds.pf);
+        g.pv = ld(g.pv, &kinds.pv);
+        g.pr = ld(g.pr, &kinds.pr);
+        g.n = ld(g.n, &soa.n);
+        g.debt = ld(g.debt, &soa.debt);
+        // No tricks yet; the cards played before the lanes.
+        g.tc = ld(g.tc, &soa.cards);
+    }
+    #[inline(always)]
+    fn who(&self, j: usize) -> u32 {
+        (self.soa.who[j].into() & 1) as u32
+    }
+}
+
+/// [`play`] from any [`Source`] of `total` games, the results in `out`.
+///
+/// # Safety
+/// The processor has `V`'s and `P`'s features; `src`'s arrays hold `total + V::LANES` values.
+#[inline(always)]
+pub(super) unsafe fn play_from<
+    E: TallyPlane,
+    V: Vec64,
+    P: Planes<V>,
+    S: Source<V, P>,
+    const G: usize,
+>(
+    src: &S,
+    total: usize,
+    out: &mut Special<E>,
+    limit: u32,
+) {
     // The trick count stays below `2^(BITS / 2)` too.
     assert!(
         limit < 1 << (V::BITS / 2 - 6),
@@ -205,10 +274,10 @@ pub(super) unsafe fn play<E: TallyPlane, V: Vec64<Elem = E>, const G: usize>(
     // inside the group would keep the whole group in memory, its vectors stored and reloaded
     // every move.
     // SAFETY: the caller's contract.
-    let mut groups: [Group<V>; G] = std::array::from_fn(|_| unsafe { Group::<V>::new() });
+    let mut groups: [Group<V, P>; G] = std::array::from_fn(|_| unsafe { Group::<V, P>::new() });
     let mut slots = [[0usize; 16]; G];
     for (g, s) in groups.iter_mut().zip(slots.iter_mut()) {
-        refill(g, s, soa, kinds, &mut next, total, all);
+        refill(g, s, src, &mut next, total, all);
     }
     loop {
         // Whether each group refills after this move, decided from the lanes idle before it
@@ -231,7 +300,7 @@ pub(super) unsafe fn play<E: TallyPlane, V: Vec64<Elem = E>, const G: usize>(
             report(g, s, stopped, out);
             g.active &= !stopped;
             if want {
-                refill(g, s, soa, kinds, &mut next, total, all & !g.active);
+                refill(g, s, src, &mut next, total, all & !g.active);
             }
             active |= g.active;
         }
@@ -240,7 +309,7 @@ pub(super) unsafe fn play<E: TallyPlane, V: Vec64<Elem = E>, const G: usize>(
                 break;
             }
             for (g, s) in groups.iter_mut().zip(slots.iter_mut()) {
-                refill(g, s, soa, kinds, &mut next, total, all & !g.active);
+                refill(g, s, src, &mut next, total, all & !g.active);
             }
         }
     }
@@ -251,8 +320,8 @@ pub(super) unsafe fn play<E: TallyPlane, V: Vec64<Elem = E>, const G: usize>(
 /// ended shorter than `bar` cards (those before the lanes included) as a win of its winner,
 /// player 2's counted in `out.wins[1]`; the others, rare, one by one in `out`'s arrays.
 #[inline(always)]
-fn report<E: TallyPlane, V: Vec64<Elem = E>>(
-    g: &Group<V>,
+fn report<E: TallyPlane, V: Vec64, P: Planes<V>>(
+    g: &Group<V, P>,
     slots: &[usize; 16],
     stopped: u32,
     out: &mut Special<E>,
@@ -292,13 +361,12 @@ fn report<E: TallyPlane, V: Vec64<Elem = E>>(
 }
 
 /// Loads the next games (from `*next`, of `total`) into the lowest `idle` lanes of `g`, as many
-/// as are left, one expand-load a variable; `slots` gets their places in the batch.
+/// as are left; `slots` gets their places in the batch.
 #[inline(always)]
-fn refill<E: TallyPlane, V: Vec64<Elem = E>>(
-    g: &mut Group<V>,
+fn refill<V: Vec64, P: Planes<V>, S: Source<V, P>>(
+    g: &mut Group<V, P>,
     slots: &mut [usize; 16],
-    soa: &Soa<E>,
-    kinds: &KindsSoa<E>,
+    src: &S,
     next: &mut usize,
     total: usize,
     idle: u32,
@@ -311,29 +379,16 @@ fn refill<E: TallyPlane, V: Vec64<Elem = E>>(
         lanes |= m & m.wrapping_neg();
         m &= m - 1;
     }
-    // SAFETY: every array holds at least `total >= at + fresh` values, and the load reads
-    // `fresh` of them from `at`.
-    let ld = |x: V, v: &Vec<E>| unsafe { x.expand_load(lanes, v.as_ptr().add(at)) };
-    g.fa = ld(g.fa, &kinds.fa);
-    g.fb = ld(g.fb, &kinds.fb);
-    g.va = ld(g.va, &kinds.va);
-    g.vb = ld(g.vb, &kinds.vb);
-    g.na = ld(g.na, &soa.na);
-    g.nb = ld(g.nb, &soa.nb);
-    g.pf = ld(g.pf, &kinds.pf);
-    g.pv = ld(g.pv, &kinds.pv);
-    g.pr = ld(g.pr, &kinds.pr);
-    g.n = ld(g.n, &soa.n);
-    g.debt = ld(g.debt, &soa.debt);
-    // No tricks yet; the cards played before the lanes.
-    g.tc = ld(g.tc, &soa.cards);
+    // SAFETY: every array holds at least `total >= at + fresh` values, and the loads read
+    // `fresh` of them from `at`; `g` vouches for the features.
+    unsafe { src.load(g, lanes, at) };
     let mut m = lanes;
     let mut j = at;
     while m != 0 {
         let i = m.trailing_zeros() as usize;
         m &= m - 1;
         slots[i] = j;
-        g.who = g.who & !(1 << i) | ((soa.who[j].into() & 1) as u32) << i;
+        g.who = g.who & !(1 << i) | src.who(j) << i;
         j += 1;
     }
     g.active |= lanes;

@@ -1,0 +1,200 @@
+//! The wide batch (decks of 35 to 60 cards) played in sixteen `u32` lanes instead of eight `u64`
+//! ones: each face plane (the hands' and the pile's) in two words (`kinds64::Split`), the kinds
+//! and counts in one, so twice the games share a vector for about a fifth more operations a
+//! move. Only for games
+//! of at most 60 cards and 15 face cards (every census deck: they have eight) whose cards fit
+//! the lanes' 16-bit count, and on processors with AVX-512 VBMI2 (its funnel shifts); other
+//! batches keep the eight `u64` lanes of `kinds.rs`, which are the reference the tests hold
+//! these to.
+
+use super::Batch;
+use super::kinds::Source;
+use crate::engine::kinds64::{Group, Split, max_faces};
+use crate::engine::vec64::{Avx512x16, Vec64};
+
+/// The most cards a game of these lanes may hold: with at most 60, a move gives up fewer than
+/// 32 cards (see `Split`).
+pub(super) const MAX_CARDS: u32 = 60;
+
+/// The queued games in the sixteen lanes' words (see `Group`), made from the batch's `u64`
+/// kinds by [`convert`].
+#[derive(Default)]
+pub(super) struct SplitSoa {
+    fah: Vec<u32>,
+    fal: Vec<u32>,
+    fbh: Vec<u32>,
+    fbl: Vec<u32>,
+    pfh: Vec<u32>,
+    pfl: Vec<u32>,
+    va: Vec<u32>,
+    vb: Vec<u32>,
+    pv: Vec<u32>,
+    pr: Vec<u32>,
+    na: Vec<u32>,
+    nb: Vec<u32>,
+    n: Vec<u32>,
+    debt: Vec<u32>,
+    cards: Vec<u32>,
+    who: Vec<u32>,
+}
+
+/// Whether this processor has the funnel shifts these lanes need (besides the lanes' AVX-512).
+pub(super) fn available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *HAS.get_or_init(|| std::arch::is_x86_feature_detected!("avx512vbmi2"))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// The first `len` values of `v`.
+#[inline(always)]
+fn cut(v: &[u64], len: usize) -> &[u64] {
+    &v[..len]
+}
+
+/// Fills `batch.split` from the batch's games and their `u64` kinds (`kinds::convert` must have
+/// returned true for `limit`); false, and the words not to be used, when a game holds more than
+/// [`MAX_CARDS`] cards or 15 face cards, or its cards might pass the lanes' 16-bit count within
+/// `limit` tricks (at most its own cards a trick).
+#[inline(always)]
+pub(super) fn convert(batch: &mut Batch<u64>, limit: u32) -> bool {
+    let len = batch.len;
+    let room = batch.soa.slot.len();
+    let (s, k, t) = (&batch.soa, &batch.kinds, &mut batch.split);
+    if t.fah.len() < room {
+        let v = || vec![0u32; room];
+        *t = SplitSoa {
+            fah: v(),
+            fal: v(),
+            fbh: v(),
+            fbl: v(),
+            pfh: v(),
+            pfl: v(),
+            va: v(),
+            vb: v(),
+            pv: v(),
+            pr: v(),
+            na: v(),
+            nb: v(),
+            n: v(),
+            debt: v(),
+            cards: v(),
+            who: v(),
+        };
+    }
+    let most = max_faces(32);
+    let lim = u64::from(limit);
+    // Every array cut to the batch, so that the loop has no bounds to check and vectorises.
+    let (fa, fb, pf, va, vb, pv, pr) = (
+        cut(&k.fa, len),
+        cut(&k.fb, len),
+        cut(&k.pf, len),
+        cut(&k.va, len),
+        cut(&k.vb, len),
+        cut(&k.pv, len),
+        cut(&k.pr, len),
+    );
+    let (na, nb, n, debt, before, who) = (
+        cut(&s.na, len),
+        cut(&s.nb, len),
+        cut(&s.n, len),
+        cut(&s.debt, len),
+        cut(&s.cards, len),
+        cut(&s.who, len),
+    );
+    let mut bad = 0u32;
+    for i in 0..len {
+        let faces = fa[i].count_ones() + fb[i].count_ones() + pf[i].count_ones();
+        let cards = na[i] + nb[i] + n[i];
+        bad |= u32::from(faces > most)
+            | u32::from(cards > u64::from(MAX_CARDS))
+            | u32::from(before[i] + cards * lim >= 1 << 16);
+    }
+    let split = |x: &[u64], hi: &mut Vec<u32>, lo: &mut Vec<u32>| {
+        for ((x, h), l) in x.iter().zip(&mut hi[..len]).zip(&mut lo[..len]) {
+            (*h, *l) = ((x >> 32) as u32, *x as u32);
+        }
+    };
+    split(fa, &mut t.fah, &mut t.fal);
+    split(fb, &mut t.fbh, &mut t.fbl);
+    split(pf, &mut t.pfh, &mut t.pfl);
+    let narrow = |x: &[u64], to: &mut Vec<u32>| {
+        for (x, y) in x.iter().zip(&mut to[..len]) {
+            *y = *x as u32;
+        }
+    };
+    narrow(va, &mut t.va);
+    narrow(vb, &mut t.vb);
+    narrow(na, &mut t.na);
+    narrow(nb, &mut t.nb);
+    narrow(n, &mut t.n);
+    narrow(debt, &mut t.debt);
+    narrow(before, &mut t.cards);
+    narrow(who, &mut t.who);
+    // The pile's kinds rotated right by one in 64 bits: their bit 0 goes to 31 instead of 63;
+    // where the next kind goes, 63 for an empty pile, is 31 (else below 30).
+    for ((x, y), (r, z)) in pv
+        .iter()
+        .zip(&mut t.pv[..len])
+        .zip(pr.iter().zip(&mut t.pr[..len]))
+    {
+        *y = *x as u32 | ((x >> 63) as u32) << 31;
+        *z = (r & 31) as u32;
+    }
+    bad == 0
+}
+
+impl Source<Avx512x16, Split> for SplitSoa {
+    #[inline(always)]
+    unsafe fn load(&self, g: &mut Group<Avx512x16, Split>, lanes: u32, at: usize) {
+        // SAFETY: the caller's contract.
+        let ld = |x: Avx512x16, v: &Vec<u32>| unsafe { x.expand_load(lanes, v.as_ptr().add(at)) };
+        g.fa = Split {
+            hi: ld(g.fa.hi, &self.fah),
+            lo: ld(g.fa.lo, &self.fal),
+        };
+        g.fb = Split {
+            hi: ld(g.fb.hi, &self.fbh),
+            lo: ld(g.fb.lo, &self.fbl),
+        };
+        g.pf = Split {
+            hi: ld(g.pf.hi, &self.pfh),
+            lo: ld(g.pf.lo, &self.pfl),
+        };
+        g.va = ld(g.va, &self.va);
+        g.vb = ld(g.vb, &self.vb);
+        g.na = ld(g.na, &self.na);
+        g.nb = ld(g.nb, &self.nb);
+        g.pv = ld(g.pv, &self.pv);
+        g.pr = ld(g.pr, &self.pr);
+        g.n = ld(g.n, &self.n);
+        g.debt = ld(g.debt, &self.debt);
+        // No tricks yet; the cards played before the lanes.
+        g.tc = ld(g.tc, &self.cards);
+    }
+    #[inline(always)]
+    fn who(&self, j: usize) -> u32 {
+        self.who[j] & 1
+    }
+}
+
+/// Plays `batch`'s games in the sixteen lanes, with `batch.out` already reset; [`convert`] must
+/// have returned true for the batch and `limit`.
+///
+/// # Safety
+/// The processor has AVX-512 (F, CD, VL, BW, DQ), BMI2 and VBMI2.
+#[inline(always)]
+pub(super) unsafe fn play<const G: usize>(batch: &mut Batch<u64>, limit: u32) {
+    // SAFETY: the caller's contract; the arrays hold `BATCH + PAD` values (`convert`).
+    unsafe {
+        super::kinds::play_from::<u64, Avx512x16, Split, SplitSoa, G>(
+            &batch.split,
+            batch.len,
+            &mut batch.out,
+            limit,
+        )
+    }
+}
