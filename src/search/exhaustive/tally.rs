@@ -750,6 +750,34 @@ mod tests {
         }
     }
 
+    /// The eight `u64` kinds lanes alone, on the games the split lanes take where the processor
+    /// has VBMI2 (so that these lanes stay tested there too).
+    #[test]
+    fn wide_kinds_count_what_the_general_lanes_finish() {
+        if !WideBatch::available() {
+            return;
+        }
+        use crate::engine::vec64::{Avx512, Vec64};
+        #[target_feature(
+            enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt"
+        )]
+        unsafe fn play_kinds(batch: &mut WideBatch, limit: u32) {
+            // SAFETY: the caller's contract.
+            let v = unsafe { Avx512::splat(0) };
+            assert!(kinds::convert(v, batch, limit));
+            // SAFETY: as above.
+            unsafe { kinds::play::<u64, Avx512, 2>(batch, limit) }
+        }
+        let mut lanes = MidLanes64::default();
+        counts_what_the_general_lanes_finish(
+            WideBatch::default(),
+            &games_past_34_cards(38, 3 * BATCH + 100),
+            |g, l| general64(&mut lanes, g, l),
+            // SAFETY: the processor has AVX-512 (checked above) and the batch has room.
+            |b, l, bar| b.run_by(l, bar, |b, l| unsafe { play_kinds(b, l) }),
+        );
+    }
+
     /// The split lanes refuse a batch with a game of more than 60 cards or 15 face cards, or
     /// whose cards could pass the low half of a lane within the trick limit (at most the
     /// game's own cards a trick).
