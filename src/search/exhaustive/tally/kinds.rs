@@ -221,22 +221,52 @@ impl<E: TallyPlane, V: Vec64<Elem = E>> Source<V, V> for Arrays<'_, E> {
         let ld = |x: V, v: &Vec<E>| unsafe { x.expand_load(lanes, v.as_ptr().add(at)) };
         g.fa = ld(g.fa, &kinds.fa);
         g.fb = ld(g.fb, &kinds.fb);
-        g.va = ld(g.va, &kinds.va);
-        g.vb = ld(g.vb, &kinds.vb);
-        g.na = ld(g.na, &soa.na);
-        g.nb = ld(g.nb, &soa.nb);
         g.pf = ld(g.pf, &kinds.pf);
-        g.pv = ld(g.pv, &kinds.pv);
-        g.pr = ld(g.pr, &kinds.pr);
-        g.n = ld(g.n, &soa.n);
-        g.debt = ld(g.debt, &soa.debt);
-        // No tricks yet; the cards played before the lanes.
-        g.tc = ld(g.tc, &soa.cards);
+        let (k, s) = (kinds, soa);
+        // SAFETY: the caller's contract.
+        unsafe {
+            load_words(
+                g,
+                lanes,
+                at,
+                [
+                    &k.va, &k.vb, &s.na, &s.nb, &k.pv, &k.pr, &s.n, &s.debt, &s.cards,
+                ],
+            )
+        }
     }
     #[inline(always)]
     fn who(&self, j: usize) -> u32 {
         (self.soa.who[j].into() & 1) as u32
     }
+}
+
+/// Loads the one-word state of games `at`, `at + 1`, ... into the set `lanes` of `g`, one
+/// expand-load a variable, from `arrays`: the kinds `va`, `vb`, the counts `na`, `nb`, the pile's
+/// kinds `pv`, `pr`, its cards `n`, the debt, and the cards played before the lanes (as `tc`: no
+/// tricks yet).
+///
+/// # Safety
+/// As [`Source::load`].
+#[inline(always)]
+pub(super) unsafe fn load_words<V: Vec64, P: Planes<V>>(
+    g: &mut Group<V, P>,
+    lanes: u32,
+    at: usize,
+    arrays: [&Vec<V::Elem>; 9],
+) {
+    let [va, vb, na, nb, pv, pr, n, debt, cards] = arrays;
+    // SAFETY: the caller's contract.
+    let ld = |x: V, v: &Vec<V::Elem>| unsafe { x.expand_load(lanes, v.as_ptr().add(at)) };
+    g.va = ld(g.va, va);
+    g.vb = ld(g.vb, vb);
+    g.na = ld(g.na, na);
+    g.nb = ld(g.nb, nb);
+    g.pv = ld(g.pv, pv);
+    g.pr = ld(g.pr, pr);
+    g.n = ld(g.n, n);
+    g.debt = ld(g.debt, debt);
+    g.tc = ld(g.tc, cards);
 }
 
 /// [`play`] from any [`Source`] of `total` games, the results in `out`.

@@ -8,7 +8,7 @@
 //! these to.
 
 use super::Batch;
-use super::kinds::Source;
+use super::kinds::{Source, load_words};
 use crate::engine::kinds64::{Group, Split, max_faces};
 use crate::engine::vec64::{Avx512x16, Vec64};
 
@@ -164,16 +164,18 @@ impl Source<Avx512x16, Split> for SplitSoa {
             hi: ld(g.pf.hi, &self.pfh),
             lo: ld(g.pf.lo, &self.pfl),
         };
-        g.va = ld(g.va, &self.va);
-        g.vb = ld(g.vb, &self.vb);
-        g.na = ld(g.na, &self.na);
-        g.nb = ld(g.nb, &self.nb);
-        g.pv = ld(g.pv, &self.pv);
-        g.pr = ld(g.pr, &self.pr);
-        g.n = ld(g.n, &self.n);
-        g.debt = ld(g.debt, &self.debt);
-        // No tricks yet; the cards played before the lanes.
-        g.tc = ld(g.tc, &self.cards);
+        let t = self;
+        // SAFETY: the caller's contract.
+        unsafe {
+            load_words(
+                g,
+                lanes,
+                at,
+                [
+                    &t.va, &t.vb, &t.na, &t.nb, &t.pv, &t.pr, &t.n, &t.debt, &t.cards,
+                ],
+            )
+        }
     }
     #[inline(always)]
     fn who(&self, j: usize) -> u32 {
