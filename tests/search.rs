@@ -285,6 +285,50 @@ fn a_resumed_search_counts_the_time_of_the_runs_before_it() {
     }
 }
 
+// A fresh run over a finished search's checkpoint replaces it; over an unfinished one of the
+// same run it stops with exit 2 and says to add --resume or delete it (a forgotten --resume
+// must not throw away a long run's work).
+#[test]
+fn a_fresh_search_refuses_an_unfinished_checkpoint_of_its_run() {
+    for (tag, args) in [
+        (
+            "ex-fresh",
+            vec!["search", "exhaustive", "--deck", "4-1J1Q1K1A"],
+        ),
+        ("rnd-fresh", vec!["search", "random", "--games", "2000"]),
+    ] {
+        let dir = tmp_out(tag);
+        let _ = std::fs::remove_dir_all(&dir);
+        let all: Vec<&str> = args.iter().copied().chain(["--out", &dir, "-q"]).collect();
+        for _ in 0..2 {
+            let out = ansatz(&all);
+            assert!(
+                out.status.success(),
+                "{tag}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let ckpt = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.to_string_lossy().ends_with("checkpoint.json"))
+            .expect("a checkpoint");
+        let mut v: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&ckpt).unwrap()).unwrap();
+        v["done"] = serde_json::json!(0);
+        std::fs::write(&ckpt, v.to_string()).unwrap();
+        let out = ansatz(&all);
+        assert_eq!(out.status.code(), Some(2), "{tag}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("unfinished run") && err.contains("--resume"),
+            "{tag}: {err}"
+        );
+        std::fs::remove_file(&ckpt).unwrap();
+        assert!(ansatz(&all).status.success(), "{tag}");
+    }
+}
+
 #[test]
 fn cli_random_json_and_results_files() {
     let dir = tmp_out("rnd");

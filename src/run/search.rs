@@ -61,13 +61,22 @@ impl<C: Serialize> Checkpointer<C> {
     }
 
     /// The units done and the state of the interrupted run, when `resume`; the seconds its runs
-    /// spent become [`Checkpointer::earlier`].
+    /// spent become [`Checkpointer::earlier`]. Without `resume`, a checkpoint of this very run
+    /// left unfinished is refused rather than overwritten (its work would be lost for a
+    /// forgotten `--resume`); a finished one, or another run's, is replaced.
     pub fn load<S: DeserializeOwned>(
         &mut self,
         resume: bool,
     ) -> Result<Option<(u64, S)>, SplitError> {
         if !resume {
-            return Ok(None);
+            return match checkpoint::load::<_, serde::de::IgnoredAny>(
+                &self.path, self.kind, &self.cfg,
+            ) {
+                Ok(l) if l.done < self.total => {
+                    Err(CheckpointError::Unfinished(self.path.clone()).into())
+                }
+                _ => Ok(None),
+            };
         }
         let loaded = checkpoint::load(&self.path, self.kind, &self.cfg)?;
         self.earlier = loaded.seconds;
@@ -166,7 +175,12 @@ where
     C: Serialize + Send + 'static,
     S: timely::ExchangeData + Clone + Send + Serialize + DeserializeOwned + 'static,
 {
-    let start = saver.load(resume && cluster.process == 0)?;
+    // Only process 0 keeps the checkpoint: the others neither resume nor check it.
+    let start = if cluster.process == 0 {
+        saver.load(resume)?
+    } else {
+        None
+    };
     let earlier = saver.earlier();
     let connection = cluster.connect()?;
     let job = Lockstep {
@@ -310,11 +324,21 @@ mod tests {
         assert!(!path.exists(), "saved within the first second");
         c.save(10, &100u64).unwrap();
         assert_eq!(c.load::<u64>(true).unwrap(), Some((10, 100)));
-        let mut other = Checkpointer::new(path, "test", 6u32, 10);
+        let mut other = Checkpointer::new(path.clone(), "test", 6u32, 10);
         assert!(matches!(
             other.load::<u64>(true),
             Err(SplitError::Checkpoint(_))
         ));
+        // A fresh run replaces a finished checkpoint, or another run's, but not an unfinished
+        // one of its own.
+        assert!(other.load::<u64>(false).unwrap().is_none());
+        assert!(c.load::<u64>(false).unwrap().is_none());
+        checkpoint::save(&path, "test", &5u32, 9, &99u64, 1.0).unwrap();
+        assert!(matches!(
+            c.load::<u64>(false),
+            Err(SplitError::Checkpoint(CheckpointError::Unfinished(_)))
+        ));
+        assert_eq!(c.load::<u64>(true).unwrap(), Some((9, 99)));
         let _ = std::fs::remove_dir_all(dir);
     }
 

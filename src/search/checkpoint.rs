@@ -30,6 +30,10 @@ pub enum CheckpointError {
     Version { path: PathBuf, found: u64 },
     #[error("checkpoint {path} is for another search: {detail}")]
     Mismatch { path: PathBuf, detail: String },
+    #[error(
+        "{0}: a checkpoint of an unfinished run exists: add --resume to finish it, or delete it to start over"
+    )]
+    Unfinished(PathBuf),
 }
 
 /// Writes `bytes` to `path` atomically.
