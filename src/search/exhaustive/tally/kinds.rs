@@ -299,7 +299,8 @@ pub(super) unsafe fn play_from<
     let mut next = 0;
     // `G` groups stepped side by side, so that their chains of dependent operations overlap: two
     // of eight `u64` lanes (faster on the Zen 5; the Zen 4 and the Intel Xeon gained nothing),
-    // one of sixteen `u32` lanes (two, their state past the 32 registers, were no faster).
+    // one of sixteen `u32` lanes (two, their state past the 32 registers, were no faster), and
+    // two of the sixteen split lanes of `split.rs` (faster than one on the Zen 5, spills and all).
     // Each lane's game is kept beside its group rather than in it: an array indexed at run time
     // inside the group would keep the whole group in memory, its vectors stored and reloaded
     // every move.
