@@ -243,18 +243,35 @@ fn cli_exhaustive_json_has_the_issue_fields() {
     }
 }
 
+/// A small exhaustive and a small random search, each with an output tag ending in `tag`.
+fn small_searches(tag: &str) -> [(String, Vec<&'static str>); 2] {
+    [
+        (
+            format!("ex-{tag}"),
+            vec!["search", "exhaustive", "--deck", "4-1J1Q1K1A"],
+        ),
+        (
+            format!("rnd-{tag}"),
+            vec!["search", "random", "--games", "2000"],
+        ),
+    ]
+}
+
+/// The search checkpoint in `dir`.
+fn checkpoint_in(dir: &str) -> std::path::PathBuf {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with("checkpoint.json"))
+        .expect("a checkpoint")
+}
+
 // A resumed search counts the time its checkpoint holds (the runs before it), so a census slice
 // interrupted and resumed reports all of its time; the same for a random search.
 #[test]
 fn a_resumed_search_counts_the_time_of_the_runs_before_it() {
-    for (tag, args) in [
-        (
-            "ex-time",
-            vec!["search", "exhaustive", "--deck", "4-1J1Q1K1A"],
-        ),
-        ("rnd-time", vec!["search", "random", "--games", "2000"]),
-    ] {
-        let dir = tmp_out(tag);
+    for (tag, args) in small_searches("time") {
+        let dir = tmp_out(&tag);
         let _ = std::fs::remove_dir_all(&dir);
         let run = |more: &[&str]| {
             let all: Vec<&str> = args.iter().chain(more).copied().collect();
@@ -269,11 +286,7 @@ fn a_resumed_search_counts_the_time_of_the_runs_before_it() {
         let first = run(&["--json", "--out", &dir]);
         assert!(first["seconds"].as_f64().unwrap() < 100.0, "{tag}");
         // The finished run's checkpoint stays; make its runs have taken 1000 s.
-        let ckpt = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .find(|p| p.to_string_lossy().ends_with("checkpoint.json"))
-            .expect("a checkpoint");
+        let ckpt = checkpoint_in(&dir);
         let mut v: serde_json::Value =
             serde_json::from_slice(&std::fs::read(&ckpt).unwrap()).unwrap();
         assert!(v["seconds"].as_f64().is_some(), "{tag}: {}", v["seconds"]);
@@ -290,14 +303,8 @@ fn a_resumed_search_counts_the_time_of_the_runs_before_it() {
 // must not throw away a long run's work).
 #[test]
 fn a_fresh_search_refuses_an_unfinished_checkpoint_of_its_run() {
-    for (tag, args) in [
-        (
-            "ex-fresh",
-            vec!["search", "exhaustive", "--deck", "4-1J1Q1K1A"],
-        ),
-        ("rnd-fresh", vec!["search", "random", "--games", "2000"]),
-    ] {
-        let dir = tmp_out(tag);
+    for (tag, args) in small_searches("fresh") {
+        let dir = tmp_out(&tag);
         let _ = std::fs::remove_dir_all(&dir);
         let all: Vec<&str> = args.iter().copied().chain(["--out", &dir, "-q"]).collect();
         for _ in 0..2 {
@@ -308,11 +315,7 @@ fn a_fresh_search_refuses_an_unfinished_checkpoint_of_its_run() {
                 String::from_utf8_lossy(&out.stderr)
             );
         }
-        let ckpt = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .find(|p| p.to_string_lossy().ends_with("checkpoint.json"))
-            .expect("a checkpoint");
+        let ckpt = checkpoint_in(&dir);
         let mut v: serde_json::Value =
             serde_json::from_slice(&std::fs::read(&ckpt).unwrap()).unwrap();
         v["done"] = serde_json::json!(0);
