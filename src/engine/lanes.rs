@@ -17,52 +17,7 @@
 //! `u64` AVX-512 lanes (its own batch, `search/exhaustive/tally.rs`, held to
 //! `lanes64::MidLanes64`), or without AVX-512 to those of `engine/lanes64.rs`.
 
-/// The vector instructions the move loop is compiled for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Isa {
-    Avx512,
-    Avx2,
-    Portable,
-}
-
-impl Isa {
-    /// What this processor runs best (detected once), or what the environment variable
-    /// `ANSATZ_ISA` (`avx512`, `avx2` or `portable`) asks for when the processor has it, so the
-    /// engines can be compared on any machine; the answers are the same whichever runs.
-    pub fn get() -> Isa {
-        static ISA: std::sync::OnceLock<Isa> = std::sync::OnceLock::new();
-        *ISA.get_or_init(|| {
-            let best = Isa::detect();
-            match std::env::var("ANSATZ_ISA").as_deref() {
-                Ok("portable") => Isa::Portable,
-                Ok("avx2") if best != Isa::Portable => Isa::Avx2,
-                _ => best,
-            }
-        })
-    }
-
-    /// The best this processor has.
-    fn detect() -> Isa {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::is_x86_feature_detected as has;
-            if has!("avx512f")
-                && has!("avx512vl")
-                && has!("avx512cd")
-                && has!("avx512bw")
-                && has!("avx512dq")
-                && has!("bmi2")
-                && has!("lzcnt")
-            {
-                return Isa::Avx512;
-            }
-            if has!("avx2") && has!("bmi2") && has!("lzcnt") {
-                return Isa::Avx2;
-            }
-        }
-        Isa::Portable
-    }
-}
+pub use super::isa::Isa;
 
 /// Games in flight at once.
 pub const LANES: usize = 16;
@@ -279,6 +234,55 @@ impl<H: Plane> Game<H> {
         self.pile_faces |= bit;
         self.pile_lo |= bit & H::fill((c - 1) & 1);
         self.pile_hi |= bit & H::fill((c - 1) >> 1);
+    }
+
+    /// Plays the game one card at a time, as the rules read, until it ends or has played `limit`
+    /// tricks: the plain oracle of every lane engine for games from any move boundary (the
+    /// reference engine itself starts only at trick boundaries). Runs on any processor.
+    pub fn finish(mut self, limit: u32) -> Finish {
+        let (mut tricks, mut cards) = (0u64, 0u64);
+        loop {
+            let p = self.next as usize & 1;
+            let other = p ^ 1;
+            if self.len[p] == 0 {
+                // A player who must play and has none loses; an unfinished pile is a last trick.
+                return Finish::Won {
+                    winner: other as u8,
+                    tricks: tricks + u64::from(self.n > 0),
+                    cards: cards + u64::from(self.n),
+                };
+            }
+            let c = self.card(p, 0);
+            self.pop(p, 1);
+            if c > 0 {
+                self.pile_face(self.n, u32::from(c));
+            }
+            self.n += 1;
+            if c > 0 {
+                self.debt = u32::from(c);
+                self.next = other as u32;
+            } else if self.debt == 0 {
+                self.next = other as u32;
+            } else {
+                self.debt -= 1;
+                if self.debt == 0 {
+                    // Paid in full with number cards: the other player takes the pile.
+                    cards += u64::from(self.n);
+                    tricks += 1;
+                    self.take_pile(other, self.n);
+                    if self.len[p] == 0 {
+                        return Finish::Won {
+                            winner: other as u8,
+                            tricks,
+                            cards,
+                        };
+                    }
+                    if tricks >= u64::from(limit) {
+                        return Finish::TooLong;
+                    }
+                }
+            }
+        }
     }
 
     /// Player `w` takes the pile of `n` cards under their hand, and leads.
@@ -673,6 +677,68 @@ pub(crate) fn agrees(
 mod tests {
     use super::*;
     use crate::engine::reference;
+
+    /// The one-by-one oracle of the lanes ([`Game::finish`]) against the reference engine from
+    /// trick boundaries, in both planes (hands of up to 32 and 64 cards).
+    #[test]
+    fn finish_agrees_with_the_reference_engine() {
+        for (seed, most) in [(13u64, 32u64), (14, 64)] {
+            for p in random_positions(seed, 5_000, most) {
+                let want = reference::play(&p);
+                let to = u32::from(p.to_move);
+                let wide = Game::<u64>::from_hands(&p.hands[0], &p.hands[1], to);
+                if let Some(over) = wide.over_at_start() {
+                    // A hand empty before the first move: over, as the reference says.
+                    agrees(&p, &want, over, 1000);
+                    continue;
+                }
+                let wide = wide.finish(1000);
+                agrees(&p, &want, wide, 1000);
+                if most <= 32 {
+                    let narrow = Game::<u32>::from_hands(&p.hands[0], &p.hands[1], to);
+                    assert_eq!(narrow.finish(1000), wide, "{p}");
+                }
+            }
+        }
+    }
+
+    /// The portable lanes against [`Game::finish`] from the middle of tricks: each game first
+    /// played a few cards one by one (a trick limit of 0 tricks is not a game: play with a
+    /// limit of 1 on a copy, then take the state before its first pile).
+    #[test]
+    fn lanes_agree_with_finish_mid_trick() {
+        let mut rng = crate::rng::SplitMix64::new(15);
+        let games: Vec<Game> = random_positions(16, 20_000, 30)
+            .iter()
+            .map(|p| {
+                let mut g = Game::from_hands(&p.hands[0], &p.hands[1], u32::from(p.to_move));
+                // A random pile: up to six cards from the top of the player to move, with a
+                // debt when the last is a penalty card (the rules' states only).
+                for _ in 0..rng.below(7) {
+                    let q = g.next as usize;
+                    if g.len[q] <= 1 || g.debt != 0 {
+                        break;
+                    }
+                    let c = g.card(q, 0);
+                    g.pop(q, 1);
+                    if c > 0 {
+                        g.pile_face(g.n, u32::from(c));
+                        g.debt = u32::from(c);
+                    }
+                    g.n += 1;
+                    g.next ^= 1;
+                }
+                g
+            })
+            .filter(|g| g.over_at_start().is_none())
+            .collect();
+        let mut seen = vec![false; games.len()];
+        Lanes::default().run_with(&games, 1000, |i, f| {
+            seen[i] = true;
+            assert_eq!(f, games[i].finish(1000), "{:?}", games[i]);
+        });
+        assert!(seen.iter().all(|&s| s), "every game reported");
+    }
 
     /// Every lane result against the reference engine, on random deals of small decks.
     #[test]

@@ -245,44 +245,6 @@ impl Lanes64 {
     }
 }
 
-/// Games of hands of up to 64 cards from any move boundary, the middle of a trick too, in the
-/// AVX-512 `u64` lanes (`lanes_avx512.rs`, the 32-card loop widened): the exhaustive search's
-/// fully fixed games past 32 cards, which thus need not be played to the end of their trick
-/// first. Only with AVX-512 ([`MidLanes64::available`]).
-#[derive(Default)]
-pub struct MidLanes64 {
-    #[cfg(target_arch = "x86_64")]
-    lanes: super::lanes_avx512::Avx512Lanes64,
-}
-
-impl MidLanes64 {
-    /// Whether the processor has AVX-512 (else [`MidLanes64::run`] must not be called).
-    pub fn available() -> bool {
-        Isa::get() == Isa::Avx512
-    }
-
-    /// Plays every game of `games` until it ends or has played `limit` more tricks, and reports
-    /// each with `done(index in games, finish)`, in no particular order.
-    ///
-    /// # Panics
-    /// Without AVX-512.
-    pub fn run(
-        &mut self,
-        games: &[crate::engine::lanes::Game<u64>],
-        limit: u32,
-        done: impl FnMut(usize, Finish),
-    ) {
-        assert!(Self::available(), "the mid-trick u64 lanes need AVX-512");
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the processor has AVX-512 (asserted above).
-        unsafe {
-            self.lanes.run(games, limit, done)
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (games, limit, done);
-    }
-}
-
 /// The portable lanes, whatever the processor: four `u64` lanes, one group (two groups measured
 /// slower: 0.33 against 0.40 M games per CPU-second, `ANSATZ_ISA=portable`).
 pub(crate) fn run_portable(
@@ -368,9 +330,17 @@ unsafe fn run_avx512(games: &mut impl Games, limit: u32, done: &mut impl FnMut(u
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn run_avx2(games: &mut impl Games, limit: u32, done: &mut impl FnMut(usize, Finish)) {
-    // SAFETY: the caller's contract.
-    unsafe { moves64::run::<vec64::Avx2, 2>(games, limit, done) }
+    // SAFETY (both): the caller's contract.
+    if games.fits() {
+        unsafe { kinds64::run::<vec64::Avx2, AVX2_KINDS_GROUPS>(games, limit, done) }
+    } else {
+        unsafe { moves64::run::<vec64::Avx2, 2>(games, limit, done) }
+    }
 }
+
+/// Groups of the AVX2 kinds loop stepped side by side.
+#[cfg(target_arch = "x86_64")]
+const AVX2_KINDS_GROUPS: usize = 2;
 
 #[cfg(test)]
 mod tests {
@@ -425,30 +395,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// The mid-trick AVX-512 lanes against the reference engine, on random positions of up to
-    /// 64 cards at a trick boundary (the exhaustive search's tests hold them to the per-deal
-    /// checker from the middle of tricks, on decks of 20 to 52 cards).
-    #[test]
-    fn mid_lanes64_agree_with_the_reference_engine() {
-        if !MidLanes64::available() {
-            return;
-        }
-        let positions = crate::engine::lanes::random_positions(12, 20_000, 64);
-        let games: Vec<crate::engine::lanes::Game<u64>> = positions
-            .iter()
-            .map(|p| {
-                crate::engine::lanes::Game::from_hands(&p.hands[0], &p.hands[1], p.to_move.into())
-            })
-            .collect();
-        let mut seen = vec![false; games.len()];
-        let mut lanes = MidLanes64::default();
-        lanes.run(&games, 1000, |i, f| {
-            seen[i] = true;
-            agrees(&positions[i], &reference::play(&positions[i]), f, 1000);
-        });
-        assert!(seen.iter().all(|&s| s), "every game reported");
     }
 
     /// The leaner loop of `kinds64.rs` (games of at most 31 face cards), in its portable and

@@ -1,9 +1,7 @@
 //! The lanes of [`super::lanes`] written out in AVX-512: the whole state of 16 games (`u32`
 //! lanes) lives in vector registers from the first move to the last, finished lanes are refilled
 //! (a few at a time) with one expand-load per variable, and their results leave compressed in a
-//! register and stored whole, one store each. The same loop in eight `u64` lanes
-//! (`lanes64::MidLanes64`) plays games of up to 64 cards from the middle of a trick too: the
-//! reference of the exhaustive search's `u64` batch. The portable
+//! register and stored whole, one store each. The portable
 //! [`super::lanes::Lanes`] is the specification; `tests` hold this one to it game by game. The
 //! move loop itself is `avx512_moves.rs`.
 
@@ -169,18 +167,8 @@ pub struct Avx512Lanes {
     out: Out<u32>,
 }
 
-/// Scratch of the `u64` AVX-512 lanes (hands of up to 64 cards), reused between batches.
-#[derive(Default)]
-pub struct Avx512Lanes64 {
-    soa: Soa<u64>,
-    out: Out<u64>,
-}
-
 /// Idle lanes of a group of 16 that trigger its refill.
 const REFILL: usize = 4;
-
-/// Idle lanes of a group of 8 that trigger its refill.
-const REFILL64: usize = 2;
 
 mod narrow {
     use std::arch::x86_64::{
@@ -222,54 +210,6 @@ mod narrow {
             let stopped = unsafe {
                 move_loop!(soa: soa, out: out, total: total, limit: limit,
                     lanes: 16, mask: __mmask16, elem: u32, int: i32, refill: REFILL, mid_trick: true,
-                    report: full, groups: 1)
-            };
-            debug_assert_eq!(stopped, total);
-            self.out.report(total, &mut done);
-        }
-    }
-}
-
-mod wide {
-    use std::arch::x86_64::{
-        __m512i, __mmask8, _mm512_add_epi64 as add, _mm512_and_si512, _mm512_andnot_si512,
-        _mm512_cmpeq_epi64_mask as cmpeq, _mm512_cmpge_epu64_mask as cmpge,
-        _mm512_cmplt_epu64_mask as cmplt, _mm512_lzcnt_epi64 as lzcnt,
-        _mm512_mask_add_epi64 as mask_add, _mm512_mask_blend_epi64 as blend,
-        _mm512_mask_expandloadu_epi64 as expandload, _mm512_mask_or_epi64 as mask_or,
-        _mm512_mask_xor_epi64 as mask_xor, _mm512_maskz_add_epi64 as maskz_add,
-        _mm512_maskz_compress_epi64 as maskz_compress, _mm512_maskz_mov_epi64 as maskz_mov,
-        _mm512_maskz_sllv_epi64 as maskz_sllv, _mm512_min_epu64 as min, _mm512_or_si512,
-        _mm512_set1_epi64 as set1, _mm512_setzero_si512, _mm512_sllv_epi64 as sllv,
-        _mm512_srli_epi64 as srli, _mm512_srlv_epi64 as srlv, _mm512_storeu_si512 as storeu,
-        _mm512_sub_epi64 as sub,
-    };
-
-    use super::*;
-
-    impl Avx512Lanes64 {
-        /// As [`super::super::lanes::Lanes::run`], for games in `u64` planes (hands of up to 64
-        /// cards), each from any move boundary, in the middle of a trick too.
-        ///
-        /// # Safety
-        /// The processor must have AVX-512 F, CD, VL, BW and DQ.
-        #[target_feature(
-            enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt"
-        )]
-        pub unsafe fn run(
-            &mut self,
-            games: &[Game<u64>],
-            limit: u32,
-            mut done: impl FnMut(usize, Finish),
-        ) {
-            let soa = &mut self.soa;
-            let total = soa.fill(games, &mut done);
-            let out = &mut self.out;
-            out.reset(total);
-            // SAFETY: as in the narrow form: every array is padded with 16 values (8 needed).
-            let stopped = unsafe {
-                move_loop!(soa: soa, out: out, total: total, limit: limit,
-                    lanes: 8, mask: __mmask8, elem: u64, int: i64, refill: REFILL64, mid_trick: true,
                     report: full, groups: 1)
             };
             debug_assert_eq!(stopped, total);

@@ -17,6 +17,7 @@ pub mod batch64;
 pub mod bits;
 pub mod cycle;
 pub mod fast;
+pub mod isa;
 pub(crate) mod kinds64;
 pub mod lanes;
 pub mod lanes64;

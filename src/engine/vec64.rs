@@ -20,7 +20,7 @@ pub(crate) trait Vec64: Copy {
     /// Bits of a lane: 64, or 32 for [`Avx512x16`].
     const BITS: u32;
     /// A lane's value in memory.
-    type Elem: Copy + Into<u64>;
+    type Elem: Copy + Default + Into<u64>;
     /// One bit of truth per lane.
     type Mask: Copy
         + BitAnd<Output = Self::Mask>
@@ -87,7 +87,8 @@ pub(crate) trait Vec64: Copy {
     /// arrays into its idle lanes.
     ///
     /// # Safety
-    /// `src` is readable for `bits.count_ones()` values.
+    /// `src` is readable for `LANES` values (the AVX2 forms load them whole and permute; the
+    /// callers' arrays are padded for it).
     #[inline(always)]
     unsafe fn expand_load(self, bits: u32, src: *const Self::Elem) -> Self {
         let mut v = self;
@@ -299,7 +300,7 @@ impl Vec64 for Portable {
 }
 
 #[cfg(target_arch = "x86_64")]
-pub(crate) use x86::{Avx2, Avx512, Avx512x16};
+pub(crate) use x86::{Avx2, Avx2x8, Avx512, Avx512x16};
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
@@ -391,19 +392,40 @@ mod x86 {
         fn shr2(self) -> Self {
             Avx2(unsafe { _mm256_srli_epi64::<2>(self.0) })
         }
-        /// Lane by lane through memory: AVX2 has no vector form (the AVX2 lanes use the loop
-        /// of `moves64.rs`, which needs none of these three).
+        /// AVX2 has no per-lane count: the count of each 32-bit half ([`lzcnt32`]), the low
+        /// half's added where the high half is empty.
         #[inline(always)]
         fn lzcnt(self) -> Self {
-            self.lanewise(self, |a, _| u64::from(a.leading_zeros()))
+            unsafe {
+                let l = lzcnt32(self.0);
+                let hi = _mm256_srli_epi64::<32>(l);
+                let lo = _mm256_and_si256(l, _mm256_set1_epi64x(0xFFFF_FFFF));
+                let empty = _mm256_cmpeq_epi64(hi, _mm256_set1_epi64x(32));
+                Avx2(_mm256_add_epi64(hi, _mm256_and_si256(empty, lo)))
+            }
         }
+        /// Two shifts: a shift by 64 gives 0, so a rotation by 0 is `x | 0`.
         #[inline(always)]
         fn rotl(self, s: Self) -> Self {
-            self.lanewise(s, |a, s| a.rotate_left(s as u32 & 63))
+            unsafe {
+                let s = _mm256_and_si256(s.0, _mm256_set1_epi64x(63));
+                let r = _mm256_sub_epi64(_mm256_set1_epi64x(64), s);
+                Avx2(_mm256_or_si256(
+                    _mm256_sllv_epi64(self.0, s),
+                    _mm256_srlv_epi64(self.0, r),
+                ))
+            }
         }
         #[inline(always)]
         fn rotr(self, s: Self) -> Self {
-            self.lanewise(s, |a, s| a.rotate_right(s as u32 & 63))
+            unsafe {
+                let s = _mm256_and_si256(s.0, _mm256_set1_epi64x(63));
+                let r = _mm256_sub_epi64(_mm256_set1_epi64x(64), s);
+                Avx2(_mm256_or_si256(
+                    _mm256_srlv_epi64(self.0, s),
+                    _mm256_sllv_epi64(self.0, r),
+                ))
+            }
         }
         #[inline(always)]
         fn eq(self, o: Self) -> Avx2Mask {
@@ -470,6 +492,22 @@ mod x86 {
                 Avx2(_mm256_blendv_epi8(self.0, _mm256_set1_epi64x(x as i64), at))
             }
         }
+        /// One load and one permutation of its 32-bit halves ([`EXPAND`]), blended in.
+        #[inline(always)]
+        unsafe fn expand_load(self, bits: u32, src: *const u64) -> Self {
+            // SAFETY: the caller's contract (four values readable); the loads are unaligned.
+            unsafe {
+                let v = _mm256_loadu_si256(src as *const __m256i);
+                let b = (bits & 15) as usize;
+                let idx = _mm256_loadu_si256(EXPAND64[b].as_ptr() as *const __m256i);
+                let m = self.mask(bits);
+                Avx2(_mm256_blendv_epi8(
+                    self.0,
+                    _mm256_permutevar8x32_epi32(v, idx),
+                    m.0,
+                ))
+            }
+        }
         #[inline(always)]
         unsafe fn load(src: *const u64) -> Self {
             // SAFETY: the caller's contract; the load is unaligned.
@@ -480,10 +518,9 @@ mod x86 {
             // SAFETY: the caller's contract; the store is unaligned.
             unsafe { _mm256_storeu_si256(dst as *mut __m256i, self.0) }
         }
-        /// Lane by lane through memory (the AVX2 lanes never convert a batch).
         #[inline(always)]
         fn reverse(self) -> Self {
-            self.lanewise(self, |a, _| a.reverse_bits())
+            Avx2(unsafe { reverse_bytes_bits_avx2(self.0, BYTES_REVERSED_64) })
         }
         #[inline(always)]
         fn face_kinds(self, faces: u64, lo: u64, hi: u64) -> u64 {
@@ -492,16 +529,271 @@ mod x86 {
         }
     }
 
-    impl Avx2 {
-        /// `f` of each lane of `self` and `o`, through memory.
+    /// Leading zeros of each 32-bit element (32 for 0), for AVX2, which has no such count: the
+    /// element's highest set bit kept with the bits below it that follow a clear bit
+    /// (`x & !(x >> 1)`: no two adjacent ones, so converting it to a float never rounds up to
+    /// the next power of two) and read off the float's exponent; the top bit, which the signed
+    /// conversion cannot take, is cleared first and answered by the sign.
+    ///
+    /// # Safety
+    /// The processor has AVX2.
+    #[inline(always)]
+    unsafe fn lzcnt32(x: __m256i) -> __m256i {
+        unsafe {
+            let t = _mm256_andnot_si256(_mm256_srli_epi32::<1>(x), x);
+            let t = _mm256_and_si256(t, _mm256_set1_epi32(0x7FFF_FFFF));
+            let e = _mm256_srli_epi32::<23>(_mm256_castps_si256(_mm256_cvtepi32_ps(t)));
+            // 2^k has exponent 127 + k and 31 - k leading zeros; 0 has exponent 0 (158 -> 32).
+            let z = _mm256_min_epu32(
+                _mm256_sub_epi32(_mm256_set1_epi32(158), e),
+                _mm256_set1_epi32(32),
+            );
+            _mm256_andnot_si256(_mm256_srai_epi32::<31>(x), z)
+        }
+    }
+
+    /// [`reverse_bytes_bits`] in AVX2 registers.
+    ///
+    /// # Safety
+    /// The processor has AVX2.
+    #[inline(always)]
+    unsafe fn reverse_bytes_bits_avx2(x: __m256i, order: [i8; 16]) -> __m256i {
+        unsafe {
+            let nibbles = _mm256_broadcastsi128_si256(_mm_setr_epi8(
+                0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15,
+            ));
+            let low = _mm256_set1_epi8(0x0F);
+            let lo = _mm256_and_si256(x, low);
+            let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(x), low);
+            let bytes = _mm256_or_si256(
+                _mm256_slli_epi16::<4>(_mm256_shuffle_epi8(nibbles, lo)),
+                _mm256_shuffle_epi8(nibbles, hi),
+            );
+            let o = order;
+            let order = _mm256_broadcastsi128_si256(_mm_setr_epi8(
+                o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8], o[9], o[10], o[11], o[12],
+                o[13], o[14], o[15],
+            ));
+            _mm256_shuffle_epi8(bytes, order)
+        }
+    }
+
+    /// For each set of eight lanes, the index of the value each set lane takes in an expand-load
+    /// (the number of set lanes below it; 0 for clear lanes, which keep their value).
+    static EXPAND: [[u32; 8]; 256] = {
+        let mut t = [[0u32; 8]; 256];
+        let mut m = 0;
+        while m < 256 {
+            let mut i = 0;
+            let mut k = 0;
+            while i < 8 {
+                if m >> i & 1 == 1 {
+                    t[m][i] = k;
+                    k += 1;
+                }
+                i += 1;
+            }
+            m += 1;
+        }
+        t
+    };
+
+    /// [`EXPAND`] for four `u64` lanes, as the indices of their 32-bit halves.
+    static EXPAND64: [[u32; 8]; 16] = {
+        let mut t = [[0u32; 8]; 16];
+        let mut m = 0;
+        while m < 16 {
+            let mut i = 0;
+            let mut k = 0;
+            while i < 4 {
+                if m >> i & 1 == 1 {
+                    t[m][2 * i] = 2 * k;
+                    t[m][2 * i + 1] = 2 * k + 1;
+                    k += 1;
+                }
+                i += 1;
+            }
+            m += 1;
+        }
+        t
+    };
+
+    /// Eight `u32` lanes in a 256-bit AVX2 register (AVX2 and BMI1 needed): the exhaustive
+    /// search's batch of decks of up to 34 cards on processors without AVX-512.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Avx2x8(__m256i);
+
+    // SAFETY (every `unsafe` block below): as for `Avx2`.
+    impl Vec64 for Avx2x8 {
+        const LANES: usize = 8;
+        const BITS: u32 = 32;
+        type Elem = u32;
+        type Mask = Avx2Mask;
         #[inline(always)]
-        fn lanewise(self, o: Self, f: impl Fn(u64, u64) -> u64) -> Self {
-            let [mut a, mut b] = [[0u64; 16]; 2];
-            self.store(&mut a);
-            o.store(&mut b);
-            let r: [u64; 4] = std::array::from_fn(|i| f(a[i], b[i]));
-            // SAFETY: `r` holds 4 readable values; the load is unaligned.
-            Avx2(unsafe { _mm256_loadu_si256(r.as_ptr() as *const __m256i) })
+        unsafe fn splat(x: u64) -> Self {
+            Avx2x8(unsafe { _mm256_set1_epi32(x as i32) })
+        }
+        #[inline(always)]
+        fn store(self, a: &mut [u64; 16]) {
+            // SAFETY: `a` holds 16 writable values; the stores are unaligned.
+            unsafe {
+                let lo = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(self.0));
+                let hi = _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(self.0));
+                _mm256_storeu_si256(a.as_mut_ptr() as *mut __m256i, lo);
+                _mm256_storeu_si256(a.as_mut_ptr().add(4) as *mut __m256i, hi);
+            }
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            Avx2x8(unsafe { _mm256_add_epi32(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            Avx2x8(unsafe { _mm256_sub_epi32(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn and(self, o: Self) -> Self {
+            Avx2x8(unsafe { _mm256_and_si256(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn or(self, o: Self) -> Self {
+            Avx2x8(unsafe { _mm256_or_si256(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            Avx2x8(unsafe { _mm256_xor_si256(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn shr(self, s: Self) -> Self {
+            Avx2x8(unsafe { _mm256_srlv_epi32(self.0, s.0) })
+        }
+        #[inline(always)]
+        fn shl(self, s: Self) -> Self {
+            Avx2x8(unsafe { _mm256_sllv_epi32(self.0, s.0) })
+        }
+        #[inline(always)]
+        fn shr1(self) -> Self {
+            Avx2x8(unsafe { _mm256_srli_epi32::<1>(self.0) })
+        }
+        #[inline(always)]
+        fn shr2(self) -> Self {
+            Avx2x8(unsafe { _mm256_srli_epi32::<2>(self.0) })
+        }
+        #[inline(always)]
+        fn lzcnt(self) -> Self {
+            Avx2x8(unsafe { lzcnt32(self.0) })
+        }
+        #[inline(always)]
+        fn rotl(self, s: Self) -> Self {
+            unsafe {
+                let s = _mm256_and_si256(s.0, _mm256_set1_epi32(31));
+                let r = _mm256_sub_epi32(_mm256_set1_epi32(32), s);
+                Avx2x8(_mm256_or_si256(
+                    _mm256_sllv_epi32(self.0, s),
+                    _mm256_srlv_epi32(self.0, r),
+                ))
+            }
+        }
+        #[inline(always)]
+        fn rotr(self, s: Self) -> Self {
+            unsafe {
+                let s = _mm256_and_si256(s.0, _mm256_set1_epi32(31));
+                let r = _mm256_sub_epi32(_mm256_set1_epi32(32), s);
+                Avx2x8(_mm256_or_si256(
+                    _mm256_srlv_epi32(self.0, s),
+                    _mm256_sllv_epi32(self.0, r),
+                ))
+            }
+        }
+        #[inline(always)]
+        fn eq(self, o: Self) -> Avx2Mask {
+            Avx2Mask(unsafe { _mm256_cmpeq_epi32(self.0, o.0) })
+        }
+        /// Unsigned, as the AVX-512 form: `self < o` where `max(self, o)` is not `self`.
+        #[inline(always)]
+        fn lt(self, o: Self) -> Avx2Mask {
+            !Avx2Mask(unsafe { _mm256_cmpeq_epi32(_mm256_max_epu32(self.0, o.0), self.0) })
+        }
+        #[inline(always)]
+        fn min(self, o: Self) -> Self {
+            Avx2x8(unsafe { _mm256_min_epu32(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn select(m: Avx2Mask, t: Self, f: Self) -> Self {
+            Avx2x8(unsafe { _mm256_blendv_epi8(f.0, t.0, m.0) })
+        }
+        #[inline(always)]
+        fn keep(m: Avx2Mask, x: Self) -> Self {
+            Avx2x8(unsafe { _mm256_and_si256(m.0, x.0) })
+        }
+        /// The lowest set bit's float exponent less 127; a zero lane's wraps past `n`.
+        #[inline(always)]
+        fn tz_min(self, n: Self) -> Self {
+            unsafe {
+                let x = self.0;
+                let low = _mm256_and_si256(x, _mm256_sub_epi32(_mm256_setzero_si256(), x));
+                let f = _mm256_castps_si256(_mm256_cvtepi32_ps(low));
+                let e = _mm256_and_si256(_mm256_srli_epi32::<23>(f), _mm256_set1_epi32(0xff));
+                let t = _mm256_sub_epi32(e, _mm256_set1_epi32(127));
+                Avx2x8(_mm256_min_epu32(t, n.0))
+            }
+        }
+        #[inline(always)]
+        fn bits(m: Avx2Mask) -> u32 {
+            (unsafe { _mm256_movemask_ps(_mm256_castsi256_ps(m.0)) }) as u32
+        }
+        #[inline(always)]
+        fn mask(self, bits: u32) -> Avx2Mask {
+            unsafe {
+                let lane_bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+                let b = _mm256_and_si256(_mm256_set1_epi32(bits as i32), lane_bits);
+                Avx2Mask(_mm256_cmpeq_epi32(b, lane_bits))
+            }
+        }
+        #[inline(always)]
+        fn with_lane(self, i: usize, x: u64) -> Self {
+            unsafe {
+                let at = _mm256_cmpeq_epi32(
+                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                    _mm256_set1_epi32(i as i32),
+                );
+                Avx2x8(_mm256_blendv_epi8(self.0, _mm256_set1_epi32(x as i32), at))
+            }
+        }
+        /// One load and one permutation ([`EXPAND`]), blended in.
+        #[inline(always)]
+        unsafe fn expand_load(self, bits: u32, src: *const u32) -> Self {
+            // SAFETY: the caller's contract (eight values readable); the loads are unaligned.
+            unsafe {
+                let v = _mm256_loadu_si256(src as *const __m256i);
+                let b = (bits & 255) as usize;
+                let idx = _mm256_loadu_si256(EXPAND[b].as_ptr() as *const __m256i);
+                let m = self.mask(bits);
+                Avx2x8(_mm256_blendv_epi8(
+                    self.0,
+                    _mm256_permutevar8x32_epi32(v, idx),
+                    m.0,
+                ))
+            }
+        }
+        #[inline(always)]
+        unsafe fn load(src: *const u32) -> Self {
+            // SAFETY: the caller's contract; the load is unaligned.
+            Avx2x8(unsafe { _mm256_loadu_si256(src as *const __m256i) })
+        }
+        #[inline(always)]
+        unsafe fn store_to(self, dst: *mut u32) {
+            // SAFETY: the caller's contract; the store is unaligned.
+            unsafe { _mm256_storeu_si256(dst as *mut __m256i, self.0) }
+        }
+        #[inline(always)]
+        fn reverse(self) -> Self {
+            Avx2x8(unsafe { reverse_bytes_bits_avx2(self.0, BYTES_REVERSED_32) })
+        }
+        #[inline(always)]
+        fn face_kinds(self, faces: u64, lo: u64, hi: u64) -> u64 {
+            // SAFETY: the lane features include BMI2 (checked with them by `Isa::get`).
+            unsafe { super::face_kinds_bmi2(faces, lo, hi) }
         }
     }
 
@@ -837,6 +1129,215 @@ mod x86 {
         fn face_kinds(self, faces: u64, lo: u64, hi: u64) -> u64 {
             // SAFETY: the lane features include BMI2 (checked with them by `Isa::get`).
             unsafe { super::face_kinds_bmi2(faces, lo, hi) }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Every vector form, op by op, against the plain scalar meaning of each op at its lane
+    //! width, on random lanes and the edge values (0, 1, the top bit, all ones). A form whose
+    //! instructions this processor lacks is skipped, and says so.
+    use super::*;
+    use crate::engine::isa::Isa;
+    use crate::rng::SplitMix64;
+
+    /// The lanes of `v` as `u64`s.
+    fn lanes<V: Vec64>(v: V) -> Vec<u64> {
+        let mut a = [0u64; 16];
+        v.store(&mut a);
+        a[..V::LANES].to_vec()
+    }
+
+    /// A vector of the lanes `x` (values within the lane width).
+    fn of<V: Vec64>(proof: V, x: &[u64]) -> V {
+        let mut v = proof;
+        for (i, &x) in x.iter().enumerate().take(V::LANES) {
+            v = v.with_lane(i, x);
+        }
+        v
+    }
+
+    /// Runs every op of `V` on random and edge lanes against the scalar model.
+    fn check_form<V: Vec64>(proof: V) {
+        let w = V::BITS;
+        let full = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
+        let edges = [
+            0,
+            1,
+            2,
+            3,
+            1 << (w - 1),
+            full,
+            full >> 1,
+            0x5555_5555_5555_5555 & full,
+        ];
+        let mut rng = SplitMix64::new(53);
+        let mut pick = || -> u64 {
+            match rng.below(4) {
+                0 => edges[rng.below(edges.len() as u64) as usize],
+                1 => rng.next_u64() & full & (rng.next_u64() & full),
+                _ => rng.next_u64() & full,
+            }
+        };
+        for _ in 0..4000 {
+            let a: Vec<u64> = (0..V::LANES).map(|_| pick()).collect();
+            let b: Vec<u64> = (0..V::LANES).map(|_| pick()).collect();
+            // Shift counts up to and past the width; small operands below 2^(w - 1).
+            let s: Vec<u64> = b.iter().map(|&x| x % (u64::from(w) + 3)).collect();
+            let small: Vec<u64> = b.iter().map(|&x| x >> 1).collect();
+            let small_a: Vec<u64> = a.iter().map(|&x| x >> 1).collect();
+            let (va, vb, vs) = (of(proof, &a), of(proof, &b), of(proof, &s));
+            let (vsa, vsb) = (of(proof, &small_a), of(proof, &small));
+            let map = |f: &dyn Fn(usize) -> u64| -> Vec<u64> { (0..V::LANES).map(f).collect() };
+            let mask_lanes = |m: V::Mask| -> Vec<u64> { map(&|i| u64::from(V::bits(m) >> i & 1)) };
+            assert_eq!(lanes(va), a, "with_lane/store");
+            assert_eq!(lanes(va.add(vb)), map(&|i| a[i].wrapping_add(b[i]) & full));
+            assert_eq!(lanes(va.sub(vb)), map(&|i| a[i].wrapping_sub(b[i]) & full));
+            assert_eq!(lanes(va.and(vb)), map(&|i| a[i] & b[i]));
+            assert_eq!(lanes(va.or(vb)), map(&|i| a[i] | b[i]));
+            assert_eq!(lanes(va.xor(vb)), map(&|i| a[i] ^ b[i]));
+            let shr = |x: u64, s: u64| if s >= u64::from(w) { 0 } else { x >> s };
+            let shl = |x: u64, s: u64| {
+                if s >= u64::from(w) {
+                    0
+                } else {
+                    (x << s) & full
+                }
+            };
+            assert_eq!(
+                lanes(va.shr(vs)),
+                map(&|i| shr(a[i], s[i])),
+                "shr {a:x?} {s:?}"
+            );
+            assert_eq!(
+                lanes(va.shl(vs)),
+                map(&|i| shl(a[i], s[i])),
+                "shl {a:x?} {s:?}"
+            );
+            assert_eq!(lanes(va.shr1()), map(&|i| a[i] >> 1));
+            assert_eq!(lanes(va.shr2()), map(&|i| a[i] >> 2));
+            let lz = |x: u64| u64::from(x.leading_zeros()) - (64 - u64::from(w));
+            assert_eq!(lanes(va.lzcnt()), map(&|i| lz(a[i])), "lzcnt {a:x?}");
+            let rot = |x: u64, s: u64, left: bool| {
+                let s = s % u64::from(w);
+                if s == 0 {
+                    x
+                } else if left {
+                    shl(x, s) | (x >> (u64::from(w) - s))
+                } else {
+                    (x >> s) | shl(x, u64::from(w) - s)
+                }
+            };
+            assert_eq!(lanes(va.rotl(vs)), map(&|i| rot(a[i], s[i], true)), "rotl");
+            assert_eq!(lanes(va.rotr(vs)), map(&|i| rot(a[i], s[i], false)), "rotr");
+            assert_eq!(mask_lanes(va.eq(vb)), map(&|i| u64::from(a[i] == b[i])));
+            assert_eq!(mask_lanes(va.eq(va)), map(&|_| 1));
+            assert_eq!(
+                mask_lanes(vsa.lt(vsb)),
+                map(&|i| u64::from(small_a[i] < small[i])),
+                "lt"
+            );
+            assert_eq!(
+                lanes(vsa.min(vsb)),
+                map(&|i| small_a[i].min(small[i])),
+                "min"
+            );
+            let m = va.lt(vb) | va.eq(vb);
+            let mb = mask_lanes(m);
+            assert_eq!(
+                lanes(V::select(m, va, vb)),
+                map(&|i| if mb[i] == 1 { a[i] } else { b[i] })
+            );
+            assert_eq!(
+                lanes(V::keep(m, va)),
+                map(&|i| if mb[i] == 1 { a[i] } else { 0 })
+            );
+            assert_eq!(mask_lanes(!m), map(&|i| 1 - mb[i]));
+            assert_eq!(mask_lanes(m & va.eq(va)), mb);
+            let n: Vec<u64> = s.iter().map(|&x| x.min(u64::from(w))).collect();
+            let tz = |x: u64| u64::from(x.trailing_zeros()).min(u64::from(w));
+            assert_eq!(
+                lanes(va.tz_min(of(proof, &n))),
+                map(&|i| tz(a[i]).min(n[i])),
+                "tz_min {a:x?}"
+            );
+            let bits = (b[0] as u32) & ((1u32 << V::LANES) - 1);
+            assert_eq!(V::bits(va.mask(bits)), bits, "mask");
+            let rev = |x: u64| x.reverse_bits() >> (64 - w);
+            assert_eq!(lanes(va.reverse()), map(&|i| rev(a[i])), "reverse");
+            // An expand-load from a padded array: the set lanes take consecutive values.
+            // Values of `b`'s lanes then `a`'s, as elements (`store_to` checked on the way).
+            let mut src = vec![V::Elem::default(); 2 * V::LANES];
+            // SAFETY: `src` holds 2 * LANES values, LANES written from each of `vb`, `va`.
+            unsafe {
+                vb.store_to(src.as_mut_ptr());
+                va.store_to(src.as_mut_ptr().add(V::LANES));
+            }
+            let both: Vec<u64> = b.iter().chain(a.iter()).copied().collect();
+            assert_eq!(
+                src.iter().map(|&x| x.into()).collect::<Vec<u64>>(),
+                both,
+                "store_to"
+            );
+            let at = (a[0] % V::LANES as u64) as usize;
+            // SAFETY: `src` holds 2 * LANES values; at most LANES are read from `at < LANES`.
+            let got = unsafe { va.expand_load(bits, src.as_ptr().add(at)) };
+            let mut k = at;
+            let mut want = Vec::new();
+            for (i, &x) in a.iter().enumerate() {
+                if bits >> i & 1 == 1 {
+                    want.push(src[k].into());
+                    k += 1;
+                } else {
+                    want.push(x);
+                }
+            }
+            assert_eq!(lanes(got), want, "expand_load {bits:b}");
+            // SAFETY: as above.
+            assert_eq!(
+                lanes(unsafe { V::load(src.as_ptr().add(at)) }),
+                map(&|i| src[at + i].into())
+            );
+            let (f, lo, hi) = (a[0] & full, b[0] & full, pick());
+            if f.count_ones() <= 31 {
+                // SAFETY: the portable form needs no feature.
+                let plain = unsafe { Portable::splat(0) }.face_kinds(f, lo, hi);
+                assert_eq!(va.face_kinds(f, lo, hi), plain, "face_kinds");
+            }
+        }
+    }
+
+    #[test]
+    fn every_vector_form_computes_what_its_scalar_model_does() {
+        // SAFETY: the portable form needs no feature.
+        check_form(unsafe { Portable::splat(0) });
+        let mut skipped = Vec::new();
+        for isa in [Isa::Avx512, Isa::Avx2] {
+            if !isa.supported() {
+                skipped.push(isa.name());
+                continue;
+            }
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the processor has the form's features (checked above).
+            unsafe {
+                match isa {
+                    Isa::Avx512 => {
+                        check_form(Avx512::splat(0));
+                        check_form(Avx512x16::splat(0));
+                    }
+                    _ => {
+                        check_form(Avx2::splat(0));
+                        check_form(Avx2x8::splat(0));
+                    }
+                }
+            }
+        }
+        if !skipped.is_empty() {
+            eprintln!(
+                "skipped (this processor lacks them): {}",
+                skipped.join(", ")
+            );
         }
     }
 }

@@ -26,7 +26,7 @@ use crate::card::{Card, DeckSpec, KINDS};
 use crate::engine::Outcome;
 use crate::engine::cycle::play_state;
 use crate::engine::fast::{SMALL_CAP, Small};
-use crate::engine::lanes::{Finish, Game, Isa, Lanes, Plane};
+use crate::engine::lanes::{Finish, Game, Lanes, Plane};
 use crate::engine::lanes64::{Deal64, Lanes64};
 use crate::engine::multi::{self, MultiOutcome, MultiPosition};
 
@@ -46,7 +46,7 @@ pub const NARROW_CARDS: usize = 32;
 
 /// Whether the search of `deck` (fully fixed games to the lanes if `lanes`) plays in the narrow
 /// form: every deck of at most [`NARROW_CARDS`] cards, and decks of 33 or 34 cards with at most
-/// 15 face cards whose fully fixed games go to the `u32` kinds lanes (AVX-512).
+/// 15 face cards whose fully fixed games go to the `u32` kinds lanes (AVX-512 or AVX2).
 ///
 /// Why a hand of 33 cards fits 32-bit planes there: it holds all but one card of a 34-card deck,
 /// so the other hand holds one card. A hand grows only by taking the pile after a finished
@@ -58,7 +58,7 @@ pub const NARROW_CARDS: usize = 32;
 /// in `u32` planes; the kinds lanes also keep each trick's count in 16 bits, which the leaves
 /// are checked for (`flush::push_narrow`). A deck of 35 cards could put a face card 34th, and
 /// more than 15 face cards take the lanes' planes loop, never run on such hands: both stay wide.
-/// Without AVX-512 or with `lanes` off the deck plays wide, which the tests compare.
+/// Without vector lanes or with `lanes` off the deck plays wide, which the tests compare.
 fn narrow_walk(deck: &DeckSpec, lanes: bool) -> bool {
     let n = deck.total();
     let faces: u32 = deck.counts[1..].iter().sum();
@@ -1185,15 +1185,16 @@ pub struct Plan {
 impl Plan {
     /// Plans the prefix-sharing search of a two-player deck of at most [`MAX_CARDS`] cards (and at
     /// most `u64::MAX` deals): the tree is cut into subtrees of at most `max_deals` deals.
-    /// Fully fixed games go to the [`Lanes`] when the processor has AVX-512 (see [`Isa`]);
-    /// without it they are played one by one, which is faster than lanes without vector units.
+    /// Fully fixed games go to the vector lanes when the processor has them (AVX-512 or AVX2:
+    /// [`Batch::available`]); without they are played one by one, which is faster than lanes
+    /// without vector units.
     pub fn new(deck: &DeckSpec, max_deals: u64) -> Plan {
         Plan::new_split(deck, max_deals, Extra::First)
     }
 
     /// [`Plan::new`] with the extra card of an odd deck where `extra` says.
     pub fn new_split(deck: &DeckSpec, max_deals: u64, extra: Extra) -> Plan {
-        Plan::with_split(deck, max_deals, Isa::get() == Isa::Avx512, extra)
+        Plan::with_split(deck, max_deals, Batch::<u32>::available(), extra)
     }
 
     /// [`Plan::new`] with the choice of engine for fully fixed games made by the caller (the
@@ -1280,7 +1281,7 @@ fn run_task<W: Width>(ctx: &Ctx, mut node: Node<W>) -> ExhaustiveStats {
 
 /// Single-threaded prefix-sharing search of a whole deck (tests and small decks).
 pub fn prefix_sharing(deck: &DeckSpec) -> ExhaustiveStats {
-    prefix_sharing_with(deck, Isa::get() == Isa::Avx512)
+    prefix_sharing_with(deck, Batch::<u32>::available())
 }
 
 /// [`prefix_sharing`] with fully fixed games in the lanes or not (see [`Plan::with_lanes`]).

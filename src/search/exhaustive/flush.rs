@@ -112,7 +112,15 @@ fn flush_batch<W: Width + TallyPlane>(
         .longest
         .as_ref()
         .map_or(0, |l| u32::try_from(l.cards).unwrap_or(u32::MAX));
-    batch.run(IN_PLACE_TRICKS as u32, bar);
+    if !batch.run(IN_PLACE_TRICKS as u32, bar) {
+        // Lanes that cannot take this batch (a game past their kinds queue): one by one.
+        for (i, leaf) in leaves.iter().enumerate() {
+            play_fixed(ctx, &mut leaf.node(batch.game(i)), stats);
+        }
+        batch.clear();
+        leaves.clear();
+        return;
+    }
     let out = &batch.out;
     stats.deals += out.wins[0] + out.wins[1];
     stats.wins[0] += out.wins[0];

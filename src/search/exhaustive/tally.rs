@@ -36,12 +36,14 @@ const REFILL64: usize = 2;
 pub(super) trait TallyPlane: Plane + From<u32> + Into<u64> {
     /// `x`, which fits (a card count).
     fn of_u64(x: u64) -> Self;
-    /// Plays the batch's games ([`Batch::run`]).
+    /// Plays the batch's games ([`Batch::run`]) in the lanes of the instruction set `isa`;
+    /// false, and nothing played, when those lanes cannot take the batch (no vector lanes
+    /// there, or a game beyond what their kinds queue holds).
     ///
     /// # Safety
-    /// The processor must have AVX-512 F, CD, VL, BW and DQ, and every array of the batch must
-    /// hold `BATCH + PAD` values.
-    unsafe fn play(batch: &mut Batch<Self>, limit: u32);
+    /// The processor has `isa`'s features, and every array of the batch holds `BATCH + PAD`
+    /// values.
+    unsafe fn play(batch: &mut Batch<Self>, limit: u32, isa: Isa) -> bool;
 }
 
 impl TallyPlane for u32 {
@@ -49,9 +51,17 @@ impl TallyPlane for u32 {
     fn of_u64(x: u64) -> u32 {
         x as u32
     }
-    unsafe fn play(batch: &mut Batch<u32>, limit: u32) {
-        // SAFETY: the caller's contract.
-        unsafe { play_u32(batch, limit) }
+    unsafe fn play(batch: &mut Batch<u32>, limit: u32, isa: Isa) -> bool {
+        let _ = (&batch, limit);
+        match isa {
+            // SAFETY: the caller's contract.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => unsafe { play_u32(batch, limit) },
+            // SAFETY: the caller's contract.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => unsafe { play_u32_avx2(batch, limit) },
+            _ => false,
+        }
     }
 }
 
@@ -60,9 +70,17 @@ impl TallyPlane for u64 {
     fn of_u64(x: u64) -> u64 {
         x
     }
-    unsafe fn play(batch: &mut Batch<u64>, limit: u32) {
-        // SAFETY: the caller's contract.
-        unsafe { play_u64(batch, limit) }
+    unsafe fn play(batch: &mut Batch<u64>, limit: u32, isa: Isa) -> bool {
+        let _ = (&batch, limit);
+        match isa {
+            // SAFETY: the caller's contract.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => unsafe { play_u64(batch, limit) },
+            // SAFETY: the caller's contract.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => unsafe { play_u64_avx2(batch, limit) },
+            _ => false,
+        }
     }
 }
 
@@ -201,9 +219,10 @@ impl<E: TallyPlane> Batch<E> {
         }
     }
 
-    /// Whether this processor runs these lanes (else the games go back to the general path).
+    /// Whether this processor has vector lanes for the batch (AVX-512 or AVX2; else the games
+    /// are played one by one, faster than lanes without vector units).
     pub fn available() -> bool {
-        Isa::get() == Isa::Avx512
+        Isa::get() != Isa::Portable
     }
 
     pub fn len(&self) -> usize {
@@ -277,12 +296,21 @@ impl<E: TallyPlane> Batch<E> {
 
     /// Plays the batch, each game until it ends or has played `limit` tricks in the lanes:
     /// `self.out` then holds the counts and the special games (those ending with at least `bar`
-    /// cards, and those stopped by the limit). Only with AVX-512 ([`Batch::available`]).
-    pub fn run(&mut self, limit: u32, bar: u32) {
-        assert!(Self::available(), "these lanes need AVX-512");
+    /// cards, and those stopped by the limit). False, and nothing played, when the lanes of this
+    /// processor cannot take the batch (see [`TallyPlane::play`]): the caller plays its games
+    /// one by one.
+    pub fn run(&mut self, limit: u32, bar: u32) -> bool {
+        self.run_with_isa(limit, bar, Isa::get())
+    }
+
+    /// [`Batch::run`] in the lanes of `isa`, which the processor must have (tests compare them).
+    fn run_with_isa(&mut self, limit: u32, bar: u32, isa: Isa) -> bool {
+        assert!(isa.supported(), "the processor has {isa:?}");
         assert_eq!(self.soa.slot.len(), BATCH + PAD, "a batch with room");
-        // SAFETY: the processor has AVX-512 and the arrays have room (both checked above).
-        self.run_by(limit, bar, |b, l| unsafe { E::play(b, l) })
+        let mut played = false;
+        // SAFETY: the processor has `isa` and the arrays have room (both checked above).
+        self.run_by(limit, bar, |b, l| played = unsafe { E::play(b, l, isa) });
+        played
     }
 
     /// [`Batch::run`] with the loop `play` (the lanes' own, or in tests another to compare).
@@ -310,8 +338,9 @@ impl Batch<u32> {
 
 /// [`TallyPlane::play`] in 16 `u32` lanes: with the kinds queue (`kinds.rs`) when every game
 /// of the batch has at most `kinds64::max_faces(32)` face cards, else in planes.
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn play_u32(batch: &mut Batch<u32>, limit: u32) {
+unsafe fn play_u32(batch: &mut Batch<u32>, limit: u32) -> bool {
     use crate::engine::vec64::{Avx512x16, Vec64};
     // SAFETY: the processor has AVX-512 (the caller's contract) and BMI2 (`Isa::get` checks
     // them together).
@@ -323,10 +352,48 @@ unsafe fn play_u32(batch: &mut Batch<u32>, limit: u32) {
         // SAFETY: the caller's contract.
         unsafe { play_planes_u32(batch, limit) }
     }
+    true
 }
+
+/// [`TallyPlane::play`] in eight `u32` AVX2 lanes with the kinds queue; false when a game has
+/// more face cards than the kinds hold (AVX2 has no planes loop: such batches, of decks no
+/// census plays, go one by one).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn play_u32_avx2(batch: &mut Batch<u32>, limit: u32) -> bool {
+    use crate::engine::vec64::{Avx2x8, Vec64};
+    // SAFETY: the processor has AVX2 and BMI2 (the caller's contract).
+    let v = unsafe { Avx2x8::splat(0) };
+    if !kinds::convert(v, batch, limit) {
+        return false;
+    }
+    // SAFETY: as above.
+    unsafe { kinds::play::<u32, Avx2x8, AVX2_GROUPS>(batch, limit) };
+    true
+}
+
+/// [`TallyPlane::play`] in four `u64` AVX2 lanes with the kinds queue; false as
+/// [`play_u32_avx2`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn play_u64_avx2(batch: &mut Batch<u64>, limit: u32) -> bool {
+    use crate::engine::vec64::{Avx2, Vec64};
+    // SAFETY: the processor has AVX2 and BMI2 (the caller's contract).
+    let v = unsafe { Avx2::splat(0) };
+    if !kinds::convert(v, batch, limit) {
+        return false;
+    }
+    // SAFETY: as above.
+    unsafe { kinds::play::<u64, Avx2, AVX2_GROUPS>(batch, limit) };
+    true
+}
+
+/// Groups of AVX2 lanes stepped side by side (sixteen vector registers: more groups spill).
+const AVX2_GROUPS: usize = 2;
 
 /// [`TallyPlane::play`] in 16 `u32` lanes holding each hand's face kinds in two planes, for
 /// any number of face cards.
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn play_planes_u32(batch: &mut Batch<u32>, limit: u32) {
     use crate::engine::avx512_moves::{
@@ -360,8 +427,9 @@ unsafe fn play_planes_u32(batch: &mut Batch<u32>, limit: u32) {
 
 /// [`TallyPlane::play`] in eight `u64` lanes: with the kinds queue (`kinds.rs`) when every
 /// game of the batch has at most `kinds64::MAX_FACES` face cards, else in planes.
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn play_u64(batch: &mut Batch<u64>, limit: u32) {
+unsafe fn play_u64(batch: &mut Batch<u64>, limit: u32) -> bool {
     use crate::engine::vec64::{Avx512, Vec64};
     // SAFETY: the processor has AVX-512 (the caller's contract) and BMI2 (`Isa::get` checks
     // them together).
@@ -378,9 +446,11 @@ unsafe fn play_u64(batch: &mut Batch<u64>, limit: u32) {
         // SAFETY: the caller's contract.
         unsafe { play_planes_u64(batch, limit) }
     }
+    true
 }
 
 /// The wide batch in sixteen `u32` lanes (`split.rs`), its words made by `split::convert`.
+#[cfg(target_arch = "x86_64")]
 #[target_feature(
     enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt"
 )]
@@ -391,6 +461,7 @@ unsafe fn play_split(batch: &mut Batch<u64>, limit: u32) {
 
 /// [`TallyPlane::play`] in eight `u64` lanes holding each hand's face kinds in two planes, for
 /// any number of face cards.
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn play_planes_u64(batch: &mut Batch<u64>, limit: u32) {
     use crate::engine::avx512_moves::{
@@ -425,7 +496,6 @@ unsafe fn play_planes_u64(batch: &mut Batch<u64>, limit: u32) {
 mod tests {
     use super::*;
     use crate::engine::lanes::{Finish, Lanes, random_positions};
-    use crate::engine::lanes64::MidLanes64;
     use crate::rng::SplitMix64;
 
     /// `g` in `u64` planes.
@@ -480,7 +550,7 @@ mod tests {
         mut batch: Batch<E>,
         all: &[(Game<E>, u64)],
         mut general: impl FnMut(&[Game<E>], u32) -> Vec<(usize, Finish)>,
-        mut run: impl FnMut(&mut Batch<E>, u32, u32),
+        mut run: impl FnMut(&mut Batch<E>, u32, u32) -> bool,
     ) {
         for chunk in all.chunks(BATCH) {
             let games: Vec<Game<E>> = chunk.iter().map(|&(g, _)| g).collect();
@@ -491,7 +561,13 @@ mod tests {
                     for &(g, before) in chunk {
                         batch.push(&AbGame::of(&g), before);
                     }
-                    run(&mut batch, limit, bar);
+                    if !run(&mut batch, limit, bar) {
+                        // Only a batch with a game past the kinds queue may be refused (the
+                        // AVX2 lanes have no planes loop): the search plays it one by one.
+                        let most = crate::engine::kinds64::max_faces(E::BITS);
+                        assert!(chunk.iter().any(|(g, _)| faces(g) > most), "refused");
+                        continue;
+                    }
                     let out = &batch.out;
                     let mut wins = [0u64; 2];
                     let mut special = Vec::new();
@@ -526,6 +602,30 @@ mod tests {
         }
     }
 
+    /// The batch's vector forms this processor has (the portable path plays one by one: its
+    /// kinds loop is held to the reference by `portable_kinds_count_what_the_general_lanes_finish`);
+    /// says which it skips.
+    fn vector_isas() -> Vec<Isa> {
+        let (have, lack): (Vec<Isa>, Vec<Isa>) = [Isa::Avx512, Isa::Avx2]
+            .into_iter()
+            .partition(|i| i.supported());
+        for isa in lack {
+            eprintln!("{}: skipped, this processor lacks it", isa.name());
+        }
+        have
+    }
+
+    /// Whether the processor has AVX-512, for the test `name` of an AVX-512 loop (which says it
+    /// is skipped when not).
+    #[cfg(target_arch = "x86_64")]
+    fn avx512(name: &str) -> bool {
+        let ok = Isa::Avx512.supported();
+        if !ok {
+            eprintln!("{name}: skipped, this processor lacks AVX-512");
+        }
+        ok
+    }
+
     /// The face cards of a game, its pile's included.
     fn faces<E: Plane + Into<u64>>(g: &Game<E>) -> u32 {
         [g.faces[0], g.faces[1], g.pile_faces]
@@ -555,9 +655,6 @@ mod tests {
     /// of more: four in seven of the random cards are face cards).
     #[test]
     fn narrow_batch_counts_what_the_general_lanes_finish() {
-        if !NarrowBatch::available() {
-            return;
-        }
         let most = crate::engine::kinds64::max_faces(32);
         let mut lanes = Lanes::default();
         let many = narrow_games(21, u32::MAX);
@@ -565,20 +662,24 @@ mod tests {
             many.chunks(BATCH)
                 .all(|c| c.iter().any(|(g, _)| faces(g) > most))
         );
-        for games in [narrow_games(26, most), many] {
+        for (isa, games) in vector_isas()
+            .into_iter()
+            .flat_map(|isa| [narrow_games(26, most), many.clone()].map(|g| (isa, g)))
+        {
             counts_what_the_general_lanes_finish(
                 Batch::default(),
                 &games,
                 |g, l| general32(&mut lanes, g, l),
-                |b, l, bar| b.run(l, bar),
+                |b, l, bar| b.run_with_isa(l, bar, isa),
             );
         }
     }
 
     /// The planes' `u32` loop on games the search would play with the kinds queue.
+    #[cfg(target_arch = "x86_64")]
     #[test]
     fn narrow_planes_count_what_the_general_lanes_finish() {
-        if !NarrowBatch::available() {
+        if !avx512("narrow_planes_count_what_the_general_lanes_finish") {
             return;
         }
         let mut lanes = Lanes::default();
@@ -587,7 +688,10 @@ mod tests {
             &narrow_games(27, crate::engine::kinds64::max_faces(32)),
             |g, l| general32(&mut lanes, g, l),
             // SAFETY: the processor has AVX-512 (checked above) and the batch has room.
-            |b, l, bar| b.run_by(l, bar, |b, l| unsafe { play_planes_u32(b, l) }),
+            |b, l, bar| {
+                b.run_by(l, bar, |b, l| unsafe { play_planes_u32(b, l) });
+                true
+            },
         );
     }
 
@@ -632,7 +736,19 @@ mod tests {
         let portable = unsafe { Portable::splat(0) };
         check(portable, &wide_games(28, u32::MAX));
         check(portable, &wide_games(29, crate::engine::kinds64::MAX_FACES));
-        if NarrowBatch::available() {
+        #[cfg(target_arch = "x86_64")]
+        if Isa::Avx2.supported() {
+            use crate::engine::vec64::{Avx2, Avx2x8};
+            // SAFETY: the processor has AVX2 (checked above).
+            let (v4, v8) = unsafe { (Avx2::splat(0), Avx2x8::splat(0)) };
+            check(v4, &wide_games(30, u32::MAX));
+            check(v4, &wide_games(31, crate::engine::kinds64::MAX_FACES));
+            check(v8, &narrow_games(32, u32::MAX));
+            check(v8, &narrow_games(33, most));
+            check(v8, &far(narrow_games(34, most)));
+        }
+        #[cfg(target_arch = "x86_64")]
+        if avx512("convert_equals_the_one_by_one_conversion (AVX-512 forms)") {
             use crate::engine::vec64::{Avx512, Avx512x16};
             // SAFETY: the processor has AVX-512 (checked above).
             let (v8, v16) = unsafe { (Avx512::splat(0), Avx512x16::splat(0)) };
@@ -696,18 +812,21 @@ mod tests {
         games
     }
 
-    /// The wide batch in the sixteen split lanes (`split.rs`), against [`MidLanes64`]: random
+    /// The wide batch in the sixteen split lanes (`split.rs`), against the one-by-one reference ([`Game::finish`]): random
     /// games of 35 to 60 cards, and the games of random deals of `36-2J2Q2K2A` (44 cards) and
     /// of three of each face card and 40 number cards (52) from their first move.
+    #[cfg(target_arch = "x86_64")]
     #[test]
     fn split_lanes_count_what_the_general_lanes_finish() {
-        if !WideBatch::available() || !split::available() {
+        if !split::available() {
+            eprintln!(
+                "split_lanes_count_what_the_general_lanes_finish: skipped (needs AVX-512 VBMI2, and ANSATZ_ISA not below avx512)"
+            );
             return;
         }
         use crate::engine::vec64::{Avx512, Vec64};
         // SAFETY: the processor has AVX-512 (checked above).
         let v = unsafe { Avx512::splat(0) };
-        let mut lanes = MidLanes64::default();
         let mut rng = SplitMix64::new(37);
         let mut deals = |deck: &[u8], count: usize| -> Vec<(Game<u64>, u64)> {
             (0..count)
@@ -738,13 +857,14 @@ mod tests {
             counts_what_the_general_lanes_finish(
                 WideBatch::default(),
                 &games,
-                |g, l| general64(&mut lanes, g, l),
+                general64,
                 |b, l, bar| {
                     b.run_by(l, bar, |b, l| {
                         assert!(kinds::convert(v, b, l) && split::convert(b, l));
                         // SAFETY: the processor has AVX-512 and VBMI2 (checked above).
                         unsafe { play_split(b, l) }
-                    })
+                    });
+                    true
                 },
             );
         }
@@ -752,9 +872,10 @@ mod tests {
 
     /// The eight `u64` kinds lanes alone, on the games the split lanes take where the processor
     /// has VBMI2 (so that these lanes stay tested there too).
+    #[cfg(target_arch = "x86_64")]
     #[test]
     fn wide_kinds_count_what_the_general_lanes_finish() {
-        if !WideBatch::available() {
+        if !avx512("wide_kinds_count_what_the_general_lanes_finish") {
             return;
         }
         use crate::engine::vec64::{Avx512, Vec64};
@@ -768,22 +889,28 @@ mod tests {
             // SAFETY: as above.
             unsafe { kinds::play::<u64, Avx512, 2>(batch, limit) }
         }
-        let mut lanes = MidLanes64::default();
         counts_what_the_general_lanes_finish(
             WideBatch::default(),
             &games_past_34_cards(38, 3 * BATCH + 100),
-            |g, l| general64(&mut lanes, g, l),
+            general64,
             // SAFETY: the processor has AVX-512 (checked above) and the batch has room.
-            |b, l, bar| b.run_by(l, bar, |b, l| unsafe { play_kinds(b, l) }),
+            |b, l, bar| {
+                b.run_by(l, bar, |b, l| unsafe { play_kinds(b, l) });
+                true
+            },
         );
     }
 
     /// The split lanes refuse a batch with a game of more than 60 cards or 15 face cards, or
     /// whose cards could pass the low half of a lane within the trick limit (at most the
     /// game's own cards a trick).
+    #[cfg(target_arch = "x86_64")]
     #[test]
     fn split_lanes_refuse_what_does_not_fit() {
-        if !WideBatch::available() || !split::available() {
+        if !split::available() {
+            eprintln!(
+                "split_lanes_refuse_what_does_not_fit: skipped (needs AVX-512 VBMI2, and ANSATZ_ISA not below avx512)"
+            );
             return;
         }
         use crate::engine::vec64::{Avx512, Vec64};
@@ -853,15 +980,14 @@ mod tests {
     }
 
     /// 33- and 34-card games in the `u32` kinds lanes (where a 34-card game's hands may reach
-    /// 33 cards: `exhaustive::narrow_walk`), against [`MidLanes64`] on the same games. Many start near
+    /// 33 cards: `exhaustive::narrow_walk`), against the one-by-one reference ([`Game::finish`]) on the same games. Many start near
     /// their end (a hand of one to six cards), where those hands arise.
     #[test]
     fn games_of_34_cards_in_u32_lanes_count_what_the_general_lanes_finish() {
-        if !NarrowBatch::available() {
-            return;
-        }
-        let mut lanes = MidLanes64::default();
-        for cards in [33u32, 34] {
+        for (isa, cards) in vector_isas()
+            .into_iter()
+            .flat_map(|isa| [33u32, 34].map(|c| (isa, c)))
+        {
             let games: Vec<_> = games_of_34_cards(35 + u64::from(cards), 3 * BATCH + 100)
                 .into_iter()
                 .filter(|(g, _)| g.len[0] + g.len[1] + g.n == cards)
@@ -872,18 +998,19 @@ mod tests {
                 &games,
                 |g, l| {
                     let wide: Vec<Game<u64>> = g.iter().map(|&g| widen(g)).collect();
-                    general64(&mut lanes, &wide, l)
+                    general64(&wide, l)
                 },
-                |b, l, bar| b.run(l, bar),
+                |b, l, bar| b.run_with_isa(l, bar, isa),
             );
         }
     }
 
     /// The `u32` kinds lanes refuse a batch with a game of 16 face cards, or one whose cards
     /// could pass the low half of a lane within the trick limit (at most 32 cards a trick).
+    #[cfg(target_arch = "x86_64")]
     #[test]
     fn narrow_kinds_refuse_what_does_not_fit() {
-        if !NarrowBatch::available() {
+        if !avx512("narrow_kinds_refuse_what_does_not_fit") {
             return;
         }
         use crate::engine::vec64::{Avx512x16, Vec64};
@@ -904,11 +1031,9 @@ mod tests {
         assert!(!fits(&mut batch, &g, 0, 2048));
     }
 
-    /// The general `u64` lanes' finishes of `games`.
-    fn general64(lanes: &mut MidLanes64, games: &[Game<u64>], limit: u32) -> Vec<(usize, Finish)> {
-        let mut want = Vec::new();
-        lanes.run(games, limit, |i, f| want.push((i, f)));
-        want
+    /// The finishes of `games` by the one-by-one reference ([`Game::finish`]), on any processor.
+    fn general64(games: &[Game<u64>], limit: u32) -> Vec<(usize, Finish)> {
+        games.iter().map(|g| g.finish(limit)).enumerate().collect()
     }
 
     /// Random games for the `u64` lanes (hands of up to 52 cards, a pile of up to 8) with at
@@ -920,48 +1045,50 @@ mod tests {
             .collect()
     }
 
-    /// The `u64` lanes as the search runs them, against [`MidLanes64`]: with the kinds queue
+    /// The `u64` lanes as the search runs them, against the one-by-one reference ([`Game::finish`]): with the kinds queue
     /// (every game of at most `MAX_FACES` face cards), and in planes (some batches holding a
     /// game of more: random hands of up to 52 cards, four in seven of them face cards).
     #[test]
     fn wide_batch_counts_what_the_general_lanes_finish() {
-        if !WideBatch::available() {
-            return;
-        }
         use crate::engine::kinds64::MAX_FACES;
-        let mut lanes = MidLanes64::default();
         let many = wide_games(22, u32::MAX);
         assert!(many.chunks(BATCH).all(|c| {
             c.iter()
                 .any(|(g, _)| g.faces[0].count_ones() + g.faces[1].count_ones() > MAX_FACES)
         }));
-        for games in [wide_games(23, MAX_FACES), many] {
+        for (isa, games) in vector_isas()
+            .into_iter()
+            .flat_map(|isa| [wide_games(23, MAX_FACES), many.clone()].map(|g| (isa, g)))
+        {
             counts_what_the_general_lanes_finish(
                 Batch::default(),
                 &games,
-                |g, l| general64(&mut lanes, g, l),
-                |b, l, bar| b.run(l, bar),
+                general64,
+                |b, l, bar| b.run_with_isa(l, bar, isa),
             );
         }
     }
 
     /// The planes' `u64` loop on games the search would play with the kinds queue.
+    #[cfg(target_arch = "x86_64")]
     #[test]
     fn wide_planes_count_what_the_general_lanes_finish() {
-        if !WideBatch::available() {
+        if !avx512("wide_planes_count_what_the_general_lanes_finish") {
             return;
         }
-        let mut lanes = MidLanes64::default();
         counts_what_the_general_lanes_finish(
             Batch::default(),
             &wide_games(24, crate::engine::kinds64::MAX_FACES),
-            |g, l| general64(&mut lanes, g, l),
+            general64,
             // SAFETY: the processor has AVX-512 (checked above) and the batch has room.
-            |b, l, bar| b.run_by(l, bar, |b, l| unsafe { play_planes_u64(b, l) }),
+            |b, l, bar| {
+                b.run_by(l, bar, |b, l| unsafe { play_planes_u64(b, l) });
+                true
+            },
         );
     }
 
-    /// The kinds queue's loop in the portable lanes (any processor), against [`MidLanes64`];
+    /// The kinds queue's loop in the portable lanes (any processor), against the one-by-one reference ([`Game::finish`]);
     /// a batch with a game of more than `MAX_FACES` face cards is refused.
     #[test]
     fn portable_kinds_count_what_the_general_lanes_finish() {
@@ -969,17 +1096,17 @@ mod tests {
         use crate::engine::vec64::{Portable, Vec64};
         // SAFETY: the portable lanes need no feature.
         let v = unsafe { Portable::splat(0) };
-        let mut lanes = MidLanes64::default();
         counts_what_the_general_lanes_finish(
             Batch::default(),
             &wide_games(25, MAX_FACES),
-            |g, l| general64(&mut lanes, g, l),
+            general64,
             |b, l, bar| {
                 b.run_by(l, bar, |b, l| {
                     assert!(kinds::convert(v, b, l));
                     // SAFETY: as above.
                     unsafe { kinds::play::<u64, Portable, 2>(b, l) }
-                })
+                });
+                true
             },
         );
         let mut batch = WideBatch::default();

@@ -38,15 +38,10 @@ pub(super) struct SplitSoa {
     who: Vec<u32>,
 }
 
-/// Whether this processor has the funnel shifts these lanes need (besides the lanes' AVX-512).
+/// Whether this processor has the funnel shifts these lanes need besides the lanes' AVX-512
+/// (`Isa::vbmi2`).
 pub(super) fn available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        *HAS.get_or_init(|| std::arch::is_x86_feature_detected!("avx512vbmi2"))
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    false
+    crate::engine::isa::Isa::vbmi2()
 }
 
 /// The first `len` values of `v`.
