@@ -15,11 +15,19 @@
 //! `Tally::count`), which processors without AVX-512 take; `tests` hold the two to the same
 //! counts.
 
+#![cfg_attr(
+    not(target_arch = "x86_64"),
+    allow(dead_code, unused_imports, unused_variables)
+)]
+// Elsewhere (ARM) the batch plays one by one: the vector loops are reached only from the
+// tests of their portable form, so their x86-only callers leave parts unused there.
+
 use crate::engine::lanes::{Game, Isa, Plane};
 
 use super::{AbGame, BATCH};
 
 mod kinds;
+#[cfg(target_arch = "x86_64")]
 mod split;
 
 /// Values of padding past a batch that the lanes' whole-vector loads and stores touch.
@@ -176,6 +184,7 @@ pub(super) struct Batch<E> {
     /// The kinds of the games, for the lanes' kinds queue (`kinds.rs`).
     kinds: kinds::KindsSoa<E>,
     /// The games in sixteen `u32` lanes' words (`split.rs`; made on first use, by wide batches).
+    #[cfg(target_arch = "x86_64")]
     split: split::SplitSoa,
     len: usize,
     pub out: Special<E>,
@@ -204,6 +213,7 @@ impl<E: TallyPlane> Batch<E> {
         Batch {
             soa: Soa::new(len),
             kinds: kinds::KindsSoa::new(len),
+            #[cfg(target_arch = "x86_64")]
             split: split::SplitSoa::default(),
             len: 0,
             out: Special {
