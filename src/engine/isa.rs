@@ -1,7 +1,7 @@
 //! The one choice of instruction set: what the processor has, what `ANSATZ_ISA` asks for, and
 //! the one list of features each vector form needs. Every engine that has vector forms asks
 //! [`Isa::get`] and nothing else; each `#[target_feature]` of a form enables exactly the list
-//! [`Isa::detect`] checks for it (`avx512` below, `avx2` below), so a form never runs on a
+//! `Isa::detect` checks for it (`avx512` below, `avx2` below), so a form never runs on a
 //! processor that lacks a feature its code was compiled for.
 //!
 //! | form | features (`#[target_feature]`) |

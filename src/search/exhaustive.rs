@@ -36,7 +36,7 @@ use flush::{flush_narrow, flush_wide, push_narrow, push_wide};
 use tally::{Batch, NarrowBatch, TallyPlane, WideBatch};
 
 /// The most cards the fast (prefix-sharing) path takes: every deck of a standard pack. Decks of up
-/// to [`NARROW_CARDS`] (and some of 33 and 34: [`narrow_walk`]) play in `u32` hands with the deal
+/// to [`NARROW_CARDS`] (and some of 33 and 34: `narrow_walk`) play in `u32` hands with the deal
 /// in one `u128` (three bits a card); larger ones in `u64` hands with the deal in two `u128`s
 /// (see [`Width`]).
 pub const MAX_CARDS: usize = 52;
@@ -268,7 +268,7 @@ pub fn naive_split(
 /// A card of the deal not fixed yet.
 const UNKNOWN: Card = 0xF;
 
-/// The deal as the search fixes it, in deal order, [`UNKNOWN`] where not fixed. One `u128` holds
+/// The deal as the search fixes it, in deal order, `UNKNOWN` where not fixed. One `u128` holds
 /// [`PACKED_CARDS`] cards (three bits a card: the five kinds and `UNKNOWN`), two hold 64.
 pub trait Packed: Copy + Send + Sync + 'static {
     /// `n` cards, none fixed.
@@ -1186,7 +1186,7 @@ impl Plan {
     /// Plans the prefix-sharing search of a two-player deck of at most [`MAX_CARDS`] cards (and at
     /// most `u64::MAX` deals): the tree is cut into subtrees of at most `max_deals` deals.
     /// Fully fixed games go to the vector lanes when the processor has them (AVX-512 or AVX2:
-    /// [`Batch::available`]); without they are played one by one, which is faster than lanes
+    /// `tally::Batch::available`); without them they are played one by one, which is faster than lanes
     /// without vector units.
     pub fn new(deck: &DeckSpec, max_deals: u64) -> Plan {
         Plan::new_split(deck, max_deals, Extra::First)
@@ -1239,7 +1239,7 @@ impl Plan {
     }
 
     /// Whether the deck plays in the wide form (`u64` hands: past [`NARROW_CARDS`] cards but for
-    /// the decks of [`narrow_walk`]).
+    /// the decks of `narrow_walk`).
     pub fn wide(&self) -> bool {
         matches!(self.tasks, Tasks::Wide(_))
     }
