@@ -539,8 +539,8 @@ mod x86 {
     /// Leading zeros of each 32-bit element (32 for 0), for AVX2, which has no such count: the
     /// element's highest set bit kept with the bits below it that follow a clear bit
     /// (`x & !(x >> 1)`: no two adjacent ones, so converting it to a float never rounds up to
-    /// the next power of two) and read off the float's exponent; the top bit, which the signed
-    /// conversion cannot take, is cleared first and answered by the sign.
+    /// the next power of two) and read off the float's exponent. An element with its top bit
+    /// set, which the signed conversion reads as negative, is answered 0 by its sign.
     ///
     /// # Safety
     /// The processor has AVX2.
@@ -548,7 +548,6 @@ mod x86 {
     unsafe fn lzcnt32(x: __m256i) -> __m256i {
         unsafe {
             let t = _mm256_andnot_si256(_mm256_srli_epi32::<1>(x), x);
-            let t = _mm256_and_si256(t, _mm256_set1_epi32(0x7FFF_FFFF));
             let e = _mm256_srli_epi32::<23>(_mm256_castps_si256(_mm256_cvtepi32_ps(t)));
             // 2^k has exponent 127 + k and 31 - k leading zeros; 0 has exponent 0 (158 -> 32).
             let z = _mm256_min_epu32(
@@ -716,10 +715,10 @@ mod x86 {
         fn eq(self, o: Self) -> Avx2Mask {
             Avx2Mask(unsafe { _mm256_cmpeq_epi32(self.0, o.0) })
         }
-        /// Unsigned, as the AVX-512 form: `self < o` where `max(self, o)` is not `self`.
         #[inline(always)]
         fn lt(self, o: Self) -> Avx2Mask {
-            !Avx2Mask(unsafe { _mm256_cmpeq_epi32(_mm256_max_epu32(self.0, o.0), self.0) })
+            // Signed, which is right for small lanes.
+            Avx2Mask(unsafe { _mm256_cmpgt_epi32(o.0, self.0) })
         }
         #[inline(always)]
         fn min(self, o: Self) -> Self {
