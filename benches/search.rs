@@ -3,7 +3,7 @@
 use ansatz::card::DeckSpec;
 use ansatz::engine::cycle::play_state;
 use ansatz::engine::fast::Small;
-use ansatz::engine::lanes::{Game, Isa, Lanes};
+use ansatz::engine::lanes::Isa;
 use ansatz::search::exhaustive::{deal_count, naive, prefix_sharing, prefix_sharing_with};
 use ansatz::search::random::{RandomConfig, Scratch, play_range};
 use ansatz::search::stats::GameStats;
@@ -43,41 +43,6 @@ fn bitboard_cards(deals: &[Vec<u8>]) -> u64 {
         }
     }
     cards
-}
-
-/// Whole games of random deals of 16-2J2Q2K2A: the lanes against the bitboard engine.
-fn lanes(c: &mut Criterion) {
-    let mut rng = ansatz::rng::SplitMix64::new(3);
-    let deals: Vec<Vec<u8>> = (0..4096)
-        .map(|_| {
-            let mut d = vec![0u8; 16];
-            d.extend([1, 1, 2, 2, 3, 3, 4, 4]);
-            for i in (1..d.len()).rev() {
-                d.swap(i, rng.below(i as u64 + 1) as usize);
-            }
-            d
-        })
-        .collect();
-    let games: Vec<Game> = deals
-        .iter()
-        .map(|d| Game::from_hands(&d[..12], &d[12..], 0))
-        .collect();
-    let mut g = c.benchmark_group(format!("games of 16-2J2Q2K2A ({:?})", Isa::get()));
-    g.throughput(Throughput::Elements(deals.len() as u64));
-    g.bench_function("lanes", |b| {
-        let mut lanes = Lanes::default();
-        b.iter(|| {
-            let mut cards = 0;
-            lanes.run(&games, 1000, |_, f| {
-                if let ansatz::engine::lanes::Finish::Won { cards: c, .. } = f {
-                    cards += c
-                }
-            });
-            cards
-        })
-    });
-    g.bench_function("bitboard engine", |b| b.iter(|| bitboard_cards(&deals)));
-    g.finish();
 }
 
 /// Whole games of random 26/26 deals of the standard deck: the 64-card lanes (AVX-512 only)
@@ -143,5 +108,5 @@ fn random(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, exhaustive, lanes, lanes64, random);
+criterion_group!(benches, exhaustive, lanes64, random);
 criterion_main!(benches);

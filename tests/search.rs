@@ -597,14 +597,14 @@ fn prefix_sharing_past_32_cards_equals_every_deal() {
         let all = deal_count(&d).unwrap();
         let want = naive_split(&d, 2, extra, 0..all);
         // Without lanes every deck past 32 cards is walked in `u64` planes; with the kinds
-        // lanes of AVX-512 those of 33 and 34 cards in `u32` planes (`narrow_walk`), so the
-        // loop below runs both forms on them.
+        // lanes (AVX-512 or AVX2) those of 33 and 34 cards in `u32` planes (`narrow_walk`), so
+        // the loop below runs both forms on them.
         assert!(
             Plan::with_lanes(&d, 1, false).wide(),
             "{name} plays wide without lanes"
         );
-        let avx512 = ansatz::engine::lanes::Isa::get() == ansatz::engine::lanes::Isa::Avx512;
-        let narrow = avx512 && d.total() <= 34;
+        let vector = ansatz::engine::isa::Isa::get() != ansatz::engine::isa::Isa::Portable;
+        let narrow = vector && d.total() <= 34;
         assert_eq!(
             Plan::new(&d, 1).wide(),
             !narrow,

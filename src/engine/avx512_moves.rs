@@ -1,5 +1,6 @@
-//! The move loop of the 32-card AVX-512 lanes (sixteen `u32` lanes, `lanes_avx512.rs`), written
-//! as macros over the width's intrinsics: the caller brings them into scope under the short names
+//! The planes loop of the exhaustive search's AVX-512 batch (`search/exhaustive/tally.rs`, for
+//! the rare batch whose games hold more face cards than the kinds queue), written as macros over
+//! the width's intrinsics (sixteen `u32` lanes or eight `u64` ones): the caller brings them into scope under the short names
 //! the loop uses (`add`, `blend`, `srlv`, ...: see its `use` list) and its batch arrays. (The
 //! 64-card lanes have their own loop, generic over a lane vector: `moves64.rs`.)
 //!

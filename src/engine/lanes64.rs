@@ -2,8 +2,7 @@
 //! from a trick boundary to their end or a trick limit; and the one dispatch point that picks
 //! the lanes' instruction set at run time.
 //!
-//! The same moves as the 16-lane `u32` engine of `lanes_avx512.rs`, widened so that a hand can
-//! hold every card of a standard deck. A hand is three bit planes, bit `i` for its card `i` (top
+//! A hand can hold every card of a standard deck. A hand is three bit planes, bit `i` for its card `i` (top
 //! first): `faces` is set for penalty cards, `lo` and `hi` hold the penalty less one. The move
 //! loop is written once (`moves64.rs`) over a lane vector (`vec64.rs`) and instantiated here for
 //! AVX-512 (eight lanes), AVX2 (four) and portable code (four plain `u64`s); [`Lanes64::run`]

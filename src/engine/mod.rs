@@ -5,9 +5,7 @@
 //! - [`fast`]: the engine layouts and the per-card ring engine (any size), no allocation in the trick loop.
 //! - [`cycle`]: exact cycle detection (Brent) over the fast engine's states.
 //! - [`lanes`]: the lanes' game form ([`lanes::Game`], with [`lanes::Game::finish`], the plain
-//!   one-card-at-a-time oracle of every lane engine from any move boundary) and the `u32` lanes
-//!   of small games (portable, and AVX-512 in `lanes_avx512.rs` expanding the move loop of
-//!   `avx512_moves.rs`).
+//!   one-card-at-a-time oracle of every lane engine from any move boundary), and [`lanes::Plane`].
 //! - [`lanes64`]: whole-deck games, one `u64` lane each: the planes loop (`moves64.rs`) and the
 //!   kinds-queue loop (`kinds64.rs`), each written once over a lane vector (`vec64.rs`); [`batch64`]:
 //!   games waiting for them, the ones still going handed back in order.
@@ -40,8 +38,6 @@ pub mod isa;
 pub(crate) mod kinds64;
 pub mod lanes;
 pub mod lanes64;
-#[cfg(target_arch = "x86_64")]
-mod lanes_avx512;
 mod moves64;
 pub mod multi;
 pub mod reference;

@@ -5,11 +5,12 @@
 //! and the taking of the pile) and selects its own, so the only branch left is "did some lane
 //! stop". One move is a long chain of dependent operations, so a single group waits on latency;
 //! two groups stepped side by side give the processor independent work (the same moves as the
-//! AVX-512 macro of `avx512_moves.rs`, which the 32-card lanes still use). A stopped lane reports
+//! AVX-512 macro of `avx512_moves.rs`, which plays the exhaustive search's batches past the
+//! kinds queue). A stopped lane reports
 //! its game at once and takes the next one.
 //!
 //! This is the general loop (any face cards, every instruction set) and the one the leaner loop
-//! of `kinds64.rs` (AVX-512, at most 31 face cards: every standard deal) is tested against.
+//! of `kinds64.rs` (AVX-512 and AVX2, at most 31 face cards: every standard deal) is tested against.
 
 use crate::engine::lanes::Finish;
 use crate::engine::source64::Games;

@@ -26,14 +26,13 @@ use crate::card::{Card, DeckSpec, KINDS};
 use crate::engine::Outcome;
 use crate::engine::cycle::play_state;
 use crate::engine::fast::{SMALL_CAP, Small};
-use crate::engine::lanes::{Finish, Game, Lanes, Plane};
-use crate::engine::lanes64::{Deal64, Lanes64};
+use crate::engine::lanes::{Game, Plane};
 use crate::engine::multi::{self, MultiOutcome, MultiPosition};
 
 mod flush;
 mod tally;
-use flush::{flush_narrow, flush_wide, push_narrow, push_wide};
-use tally::{Batch, NarrowBatch, TallyPlane, WideBatch};
+use flush::{flush, push_narrow, push_wide};
+use tally::{Batch, NarrowBatch, TallyPlane};
 
 /// The most cards the fast (prefix-sharing) path takes: every deck of a standard pack. Decks of up
 /// to [`NARROW_CARDS`] (and some of 33 and 34: `narrow_walk`) play in `u32` hands with the deal
@@ -391,9 +390,9 @@ pub trait Width: Plane {
 
 impl Width for u32 {
     type Deal = u128;
-    type Bulk = NarrowBulk;
+    type Bulk = Bulk<u32>;
     fn flush(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch<u32>) {
-        flush_narrow(ctx, stats, scratch)
+        flush(ctx, stats, scratch)
     }
     #[inline(always)]
     fn push(
@@ -409,9 +408,9 @@ impl Width for u32 {
 
 impl Width for u64 {
     type Deal = [u128; 2];
-    type Bulk = Bulk64;
+    type Bulk = Bulk<u64>;
     fn flush(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch<u64>) {
-        flush_wide(ctx, stats, scratch)
+        flush(ctx, stats, scratch)
     }
     #[inline(always)]
     fn push(
@@ -504,57 +503,26 @@ impl<W: Plane> AbGame<W> {
     }
 }
 
-/// Scratch of the `u32` lanes: with AVX-512 the batch is written straight into the lanes'
-/// arrays and counted there (`tally::NarrowBatch`); else the games wait in `Scratch::games` for
-/// [`Lanes::run`].
-pub struct NarrowBulk {
-    batch: NarrowBatch,
-    lanes: Lanes,
-    /// Whether `batch` is used ([`NarrowBatch::available`], looked up once).
+/// Scratch of the lanes: with vector lanes ([`Batch::available`](tally::Batch)) the batch is
+/// written straight into the lanes' arrays and counted there; else the games wait in
+/// `Scratch::games` and are played one by one.
+pub struct Bulk<W> {
+    batch: Batch<W>,
+    /// Whether `batch` is used (`Batch::available`, looked up once).
     tally: bool,
 }
 
-impl Default for NarrowBulk {
+impl<W: TallyPlane> Default for Bulk<W> {
     fn default() -> Self {
-        let tally = NarrowBatch::available();
-        NarrowBulk {
+        let tally = Batch::<W>::available();
+        Bulk {
             // Only allocated where it is used.
             batch: if tally {
-                NarrowBatch::default()
+                Batch::default()
             } else {
-                NarrowBatch::empty()
-            },
-            lanes: Lanes::default(),
-            tally,
-        }
-    }
-}
-
-/// Scratch of the `u64` lanes: the batch counted in the lanes (AVX-512), and the games at a
-/// trick boundary for the others with the leaf each comes from.
-pub struct Bulk64 {
-    batch: WideBatch,
-    /// Whether `batch` can be used ([`WideBatch::available`], looked up once).
-    tally: bool,
-    lanes: Lanes64,
-    deals: Vec<Deal64>,
-    from: Vec<u32>,
-}
-
-impl Default for Bulk64 {
-    fn default() -> Self {
-        let tally = WideBatch::available();
-        Bulk64 {
-            // Only allocated where it may be used.
-            batch: if tally {
-                WideBatch::default()
-            } else {
-                WideBatch::empty()
+                Batch::empty()
             },
             tally,
-            lanes: Default::default(),
-            deals: Vec::new(),
-            from: Vec::new(),
         }
     }
 }

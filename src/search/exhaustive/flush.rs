@@ -31,7 +31,7 @@ pub(super) fn push_narrow(
     }
     scratch.leaves.push(leaf);
     if scratch.leaves.len() == BATCH {
-        flush_narrow(ctx, stats, scratch);
+        flush(ctx, stats, scratch);
     }
 }
 
@@ -55,7 +55,7 @@ pub(super) fn push_wide(
     }
     scratch.leaves.push(leaf);
     if scratch.leaves.len() == BATCH {
-        flush_wide(ctx, stats, scratch);
+        flush(ctx, stats, scratch);
     }
 }
 
@@ -81,15 +81,25 @@ fn queue<W: Width + TallyPlane>(
     true
 }
 
-/// Plays the fully fixed games waiting in `scratch` in the lanes and counts them.
-pub(super) fn flush_narrow(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch<u32>) {
+/// Plays the fully fixed games waiting in `scratch` and counts them: in the lanes' batch, or one
+/// by one without vector lanes.
+pub(super) fn flush<W: Width<Bulk = Bulk<W>> + TallyPlane>(
+    ctx: &Ctx,
+    stats: &mut ExhaustiveStats,
+    scratch: &mut Scratch<W>,
+) {
     let Scratch {
         leaves,
         games,
         lanes,
     } = scratch;
     if !lanes.tally {
-        return flush_lanes(ctx, stats, leaves, games, &mut lanes.lanes);
+        for (leaf, game) in leaves.iter().zip(games.iter()) {
+            play_fixed(ctx, &mut leaf.node(*game), stats);
+        }
+        leaves.clear();
+        games.clear();
+        return;
     }
     flush_batch(ctx, stats, leaves, &mut lanes.batch)
 }
@@ -149,25 +159,6 @@ fn flush_batch<W: Width + TallyPlane>(
     leaves.clear();
 }
 
-/// Plays `games` (from `leaves`) in `lanes` and counts them.
-fn flush_lanes(
-    ctx: &Ctx,
-    stats: &mut ExhaustiveStats,
-    leaves: &mut Vec<Leaf<u32>>,
-    games: &mut Vec<Game>,
-    lanes: &mut Lanes,
-) {
-    // Wins are counted here and added once; only a game at least as long as the longest so far
-    // (rare) goes through `record` for its deal.
-    let mut tally = Tally::new(stats);
-    lanes.run(games, IN_PLACE_TRICKS as u32, |i, finish| {
-        tally.count(ctx, stats, &leaves[i], &games[i], finish, (0, 0))
-    });
-    tally.add(stats);
-    leaves.clear();
-    games.clear();
-}
-
 /// Counts the games the lanes finish. Wins are counted here and added once; only a game at least
 /// as long as the longest so far (rare) goes through `record` for its deal.
 struct Tally {
@@ -183,128 +174,11 @@ impl Tally {
         }
     }
 
-    /// Counts the game of `leaf` (which the lanes started from `game`), finished after
-    /// `before` tricks and cards played elsewhere since the leaf.
-    #[inline(always)]
-    fn count<W: Width>(
-        &mut self,
-        ctx: &Ctx,
-        stats: &mut ExhaustiveStats,
-        leaf: &Leaf<W>,
-        game: &Game<W>,
-        finish: Finish,
-        before: (u64, u64),
-    ) {
-        match finish {
-            Finish::Won {
-                winner,
-                tricks,
-                cards,
-            } => {
-                let tricks = leaf.tricks + before.0 + tricks;
-                let played = leaf.cards + before.1 + cards;
-                won(
-                    ctx,
-                    leaf.deal,
-                    stats,
-                    &mut self.bar,
-                    &mut self.wins,
-                    winner,
-                    tricks,
-                    played,
-                );
-            }
-            // Rare: play it again from the leaf, one by one, on to the cycle engine.
-            Finish::TooLong => play_fixed(ctx, &mut leaf.node(*game), stats),
-        }
-    }
-
     fn add(self, stats: &mut ExhaustiveStats) {
         stats.deals += self.wins[0] + self.wins[1];
         stats.wins[0] += self.wins[0];
         stats.wins[1] += self.wins[1];
     }
-}
-
-/// [`flush_narrow`] for decks of more than 32 cards: with AVX-512 in the `u64` batch (the games
-/// written into it as they were queued, [`WideBatch`]); else each game is played to the end of
-/// its trick one by one (the `u64` lanes of [`Lanes64`] start at a trick boundary), then in those
-/// lanes when the processor has AVX2, or on one by one.
-pub(super) fn flush_wide(ctx: &Ctx, stats: &mut ExhaustiveStats, scratch: &mut Scratch<u64>) {
-    let Scratch {
-        leaves,
-        games,
-        lanes,
-    } = scratch;
-    if lanes.tally {
-        return flush_batch(ctx, stats, leaves, &mut lanes.batch);
-    }
-    if !ctx.lanes {
-        for (leaf, game) in leaves.iter().zip(games.iter()) {
-            play_fixed(ctx, &mut leaf.node(*game), stats);
-        }
-        leaves.clear();
-        games.clear();
-        return;
-    }
-    let Bulk64 {
-        lanes, deals, from, ..
-    } = lanes;
-    deals.clear();
-    from.clear();
-    for (i, (leaf, game)) in leaves.iter_mut().zip(games.iter_mut()).enumerate() {
-        let mut node = leaf.node(*game);
-        if game.n != 0 || game.debt != 0 {
-            match node.trick::<true>() {
-                Sim::Next => {}
-                Sim::End { winner, cards } => {
-                    let tricks = node.tricks + u64::from(cards > 0);
-                    let played = node.cards + cards as u64;
-                    record_end(ctx, &node, stats, 1, winner, tricks, played);
-                    continue;
-                }
-                Sim::Unknown => unreachable!("every card is fixed"),
-            }
-        }
-        // At a trick boundary: the leaf goes on from here.
-        *game = node.game;
-        leaf.tricks = node.tricks;
-        leaf.cards = node.cards;
-        let g = &node.game;
-        deals.push(Deal64 {
-            faces: g.faces,
-            lo: g.lo,
-            hi: g.hi,
-            len: g.len,
-            next: g.next,
-        });
-        from.push(i as u32);
-    }
-    let mut wins = [0u64; 2];
-    let mut bar = stats.longest.as_ref().map(|l| (l.cards, l.tricks));
-    // One trick may have been played above: the limit stays within `IN_PLACE_TRICKS` of the node.
-    lanes.run(deals, IN_PLACE_TRICKS as u32 - 1, |j, finish| {
-        let i = from[j] as usize;
-        match finish {
-            Finish::Won {
-                winner,
-                tricks,
-                cards,
-            } => {
-                let leaf = &leaves[i];
-                let (tricks, played) = (leaf.tricks + tricks, leaf.cards + cards);
-                won(
-                    ctx, leaf.deal, stats, &mut bar, &mut wins, winner, tricks, played,
-                );
-            }
-            Finish::TooLong => play_fixed(ctx, &mut leaves[i].node(games[i]), stats),
-        }
-    });
-    stats.deals += wins[0] + wins[1];
-    stats.wins[0] += wins[0];
-    stats.wins[1] += wins[1];
-    leaves.clear();
-    games.clear();
 }
 
 /// A single fully fixed deal (weight 0: counted once) won by `winner`: counted in `wins`, and

@@ -5,15 +5,16 @@
 //! others (as long as the longest so far, or past the trick limit) come back one by one, for
 //! `flush.rs` to record as the general path does.
 //!
-//! One batch, generic over the lane element: 16 `u32` lanes for decks of up to 34 cards (33 and
-//! 34 with at most 15 face cards: `exhaustive::narrow_walk`), eight `u64` lanes for the larger
-//! decks. The lanes play with the kinds queue of `engine/kinds64.rs` (`kinds.rs`) when the batch's games have at most 15 face cards (`u32`) or 31 (`u64`), else
-//! with the lanes' own loop in planes (`engine/avx512_moves.rs`, `report: tally`). A `u64`
-//! batch whose games have at most 60 cards and 15 face cards plays in sixteen `u32` lanes
-//! instead where the processor has VBMI2, each face plane in two words (`split.rs`).
-//! The reference is the general path (`Lanes::run` or `MidLanes64::run` of every game, then
-//! `Tally::count`), which processors without AVX-512 take; `tests` hold the two to the same
-//! counts.
+//! One batch, generic over the lane element: `u32` lanes for decks of up to 34 cards (33 and
+//! 34 with at most 15 face cards: `exhaustive::narrow_walk`), `u64` lanes for the larger decks.
+//! The lanes play with the kinds queue of `engine/kinds64.rs` (`kinds.rs`) when the batch's
+//! games have at most 15 face cards (`u32`) or 31 (`u64`): sixteen or eight lanes with AVX-512,
+//! eight or four with AVX2. Past that, AVX-512 plays the batch with the lanes' own loop in
+//! planes (`engine/avx512_moves.rs`, `report: tally`) and AVX2 hands it back to be played one by
+//! one. With AVX-512 VBMI2 a `u64` batch whose games have at most 60 cards and 15 face cards
+//! plays in sixteen `u32` lanes instead, each face plane in two words (`split.rs`). The
+//! reference is the one-by-one play of every game (`lanes::Game::finish`): `tests` hold every
+//! loop, in every instruction set the processor has, to it.
 
 #![cfg_attr(
     not(target_arch = "x86_64"),
@@ -194,6 +195,7 @@ pub(super) struct Batch<E> {
 pub(super) type NarrowBatch = Batch<u32>;
 
 /// The batch of the eight `u64` lanes.
+#[cfg(test)]
 pub(super) type WideBatch = Batch<u64>;
 
 impl<E: TallyPlane> Default for Batch<E> {
@@ -505,7 +507,7 @@ unsafe fn play_planes_u64(batch: &mut Batch<u64>, limit: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::lanes::{Finish, Lanes, random_positions};
+    use crate::engine::lanes::{Finish, random_positions};
     use crate::rng::SplitMix64;
 
     /// `g` in `u64` planes.
@@ -644,11 +646,9 @@ mod tests {
             .sum()
     }
 
-    /// The general `u32` lanes' finishes of `games`.
-    fn general32(lanes: &mut Lanes, games: &[Game<u32>], limit: u32) -> Vec<(usize, Finish)> {
-        let mut want = Vec::new();
-        lanes.run(games, limit, |i, f| want.push((i, f)));
-        want
+    /// The finishes of `games` by the one-by-one reference ([`Game::finish`]), on any processor.
+    fn general32(games: &[Game<u32>], limit: u32) -> Vec<(usize, Finish)> {
+        games.iter().map(|g| g.finish(limit)).enumerate().collect()
     }
 
     /// Random games for the `u32` lanes (hands of up to 24 cards, a pile of up to 8) with at
@@ -660,13 +660,12 @@ mod tests {
             .collect()
     }
 
-    /// The `u32` lanes as the search runs them, against [`Lanes`]: with the kinds queue (every
+    /// The `u32` lanes as the search runs them, against the one-by-one reference ([`Game::finish`]): with the kinds queue (every
     /// game of at most `max_faces(32)` face cards), and in planes (some batches holding a game
     /// of more: four in seven of the random cards are face cards).
     #[test]
     fn narrow_batch_counts_what_the_general_lanes_finish() {
         let most = crate::engine::kinds64::max_faces(32);
-        let mut lanes = Lanes::default();
         let many = narrow_games(21, u32::MAX);
         assert!(
             many.chunks(BATCH)
@@ -679,7 +678,7 @@ mod tests {
             counts_what_the_general_lanes_finish(
                 Batch::default(),
                 &games,
-                |g, l| general32(&mut lanes, g, l),
+                general32,
                 |b, l, bar| b.run_with_isa(l, bar, isa),
             );
         }
@@ -692,11 +691,10 @@ mod tests {
         if !avx512("narrow_planes_count_what_the_general_lanes_finish") {
             return;
         }
-        let mut lanes = Lanes::default();
         counts_what_the_general_lanes_finish(
             Batch::default(),
             &narrow_games(27, crate::engine::kinds64::max_faces(32)),
-            |g, l| general32(&mut lanes, g, l),
+            general32,
             // SAFETY: the processor has AVX-512 (checked above) and the batch has room.
             |b, l, bar| {
                 b.run_by(l, bar, |b, l| unsafe { play_planes_u32(b, l) });
