@@ -311,10 +311,8 @@ macro_rules! group_refill {
     }};
 }
 
-/// What the lanes that stopped at a move leave (see [`move_loop`]'s `report`):
-/// - `full`: every result, in `$out`'s arrays (`slot`, `winner`, `tricks`, `cards`, `last`,
-///   `ended`), in the order the lanes stopped; `$stopped_count` counts them.
-/// - `tally`: only counts. The lanes' card counters started from `$soa.cards` (the cards played
+/// What the lanes that stopped at a move leave (see [`move_loop`]'s `report`; `tally`, the
+/// one form): only counts. The lanes' card counters started from `$soa.cards` (the cards played
 ///   before the lanes), so a stopped lane knows its game's whole length: a game that ended
 ///   shorter than `$out.bar` cards is only counted (player 2's wins in `$out.wins[1]`; the
 ///   caller sets `$out.wins[0]` to the rest of the games that are not special); the others
@@ -323,35 +321,6 @@ macro_rules! group_refill {
 ///   `$out`'s arrays, counted by `$out.special`. (Six compressed stores per move cost more than
 ///   the counting.)
 macro_rules! report_stopped {
-    (
-        full, $out:ident, $stopped_count:ident, $stopped:ident, $ended:ident, $winner:ident,
-        $tricks:ident, $cards:expr, $last:ident, $slot:expr, $zero:ident, $one:ident,
-        $elem:ty, $int:ty
-    ) => {{
-        let stopped = $stopped;
-        let ended_v = maskz_mov($ended, $one);
-        let at_out = $stopped_count;
-        // Written at every move whether or not a lane stopped (none then, and the count does
-        // not move): a branch on "some lane stopped", taken at about half the moves of short
-        // games, is mispredicted often. Writes $lanes values at `stopped_count < total` (a
-        // lane still plays, so not every game has stopped), the stopped lanes' first and
-        // garbage after them that later stores overwrite: the caller sizes every output array
-        // to total + $lanes. (Compressed in a register and stored whole: a compress-store to
-        // memory is microcoded on AMD Zen 4, and its six here took half of the whole search.)
-        let cs = |v: &mut Vec<$elem>, x: __m512i| {
-            storeu(
-                v.as_mut_ptr().add(at_out) as *mut _,
-                maskz_compress(stopped, x),
-            )
-        };
-        cs(&mut $out.slot, $slot);
-        cs(&mut $out.winner, $winner);
-        cs(&mut $out.tricks, $tricks);
-        cs(&mut $out.cards, $cards);
-        cs(&mut $out.last, $last);
-        cs(&mut $out.ended, ended_v);
-        $stopped_count += stopped.count_ones() as usize;
-    }};
     (
         tally, $out:ident, $stopped_count:ident, $stopped:ident, $ended:ident, $winner:ident,
         $tricks:ident, $cards:expr, $last:ident, $slot:expr, $zero:ident, $one:ident,
@@ -384,12 +353,9 @@ macro_rules! report_stopped {
     }};
 }
 
-/// A refilled group's card counters: 0 for the fresh games (`full`), or the cards they played
-/// before the lanes (`tally`, from `$soa.cards`).
+/// A refilled group's card counters: the cards they played before the lanes (`tally`, from
+/// `$soa.cards`).
 macro_rules! refill_cards {
-    (full, $g:ident, $soa:ident, $ld:ident, $next:ident, $r:ident) => {
-        maskz_mov(!$r, $g.cards)
-    };
     (tally, $g:ident, $soa:ident, $ld:ident, $next:ident, $r:ident) => {
         $ld(&$soa.cards, $next, $r, $g.cards)
     };
