@@ -447,6 +447,7 @@ fn exhaustive_answer_does_not_depend_on_the_isa() {
     };
     let best = run("avx512");
     assert!(best["deals"].as_u64().unwrap() > 1_000_000);
+    assert_eq!(run("avx2"), best);
     assert_eq!(run("portable"), best);
     assert_eq!(run("avx2"), best);
 }
@@ -555,6 +556,7 @@ fn random_answer_does_not_depend_on_the_isa() {
         let best = run("avx512", &args);
         assert!(best["games"].as_u64().unwrap() > 100_000);
         assert_eq!(run("avx2", &args), best, "{args:?}");
+        assert_eq!(run("portable", &args), best, "{args:?}");
     }
     if ansatz::engine::lanes64::available() {
         let bench = |engine| {
