@@ -26,6 +26,7 @@
 use crate::engine::lanes::{Game, Isa, Plane};
 
 use super::{AbGame, BATCH};
+use crate::engine::vec64::Vec64;
 
 mod kinds;
 #[cfg(target_arch = "x86_64")]
@@ -68,7 +69,7 @@ impl TallyPlane for u32 {
             Isa::Avx512 => unsafe { play_u32(batch, limit) },
             // SAFETY: the caller's contract.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 => unsafe { play_u32_avx2(batch, limit) },
+            Isa::Avx2 => unsafe { play_avx2::<u32, crate::engine::vec64::Avx2x8>(batch, limit) },
             _ => false,
         }
     }
@@ -87,7 +88,7 @@ impl TallyPlane for u64 {
             Isa::Avx512 => unsafe { play_u64(batch, limit) },
             // SAFETY: the caller's contract.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 => unsafe { play_u64_avx2(batch, limit) },
+            Isa::Avx2 => unsafe { play_avx2::<u64, crate::engine::vec64::Avx2>(batch, limit) },
             _ => false,
         }
     }
@@ -367,36 +368,22 @@ unsafe fn play_u32(batch: &mut Batch<u32>, limit: u32) -> bool {
     true
 }
 
-/// [`TallyPlane::play`] in eight `u32` AVX2 lanes with the kinds queue; false when a game has
-/// more face cards than the kinds hold (AVX2 has no planes loop: such batches, of decks no
-/// census plays, go one by one).
+/// [`TallyPlane::play`] in the AVX2 lanes `V` (eight `u32` or four `u64`) with the kinds queue;
+/// false when a game has more face cards than the kinds hold (AVX2 has no planes loop: such
+/// batches, of decks no census plays, go one by one).
+///
+/// # Safety
+/// The processor has AVX2 and its companions (`Isa::Avx2`); the batch's arrays have room.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn play_u32_avx2(batch: &mut Batch<u32>, limit: u32) -> bool {
-    use crate::engine::vec64::{Avx2x8, Vec64};
-    // SAFETY: the processor has AVX2 and BMI2 (the caller's contract).
-    let v = unsafe { Avx2x8::splat(0) };
+unsafe fn play_avx2<E: TallyPlane, V: Vec64<Elem = E>>(batch: &mut Batch<E>, limit: u32) -> bool {
+    // SAFETY: the caller's contract.
+    let v = unsafe { V::splat(0) };
     if !kinds::convert(v, batch, limit) {
         return false;
     }
     // SAFETY: as above.
-    unsafe { kinds::play::<u32, Avx2x8, AVX2_GROUPS>(batch, limit) };
-    true
-}
-
-/// [`TallyPlane::play`] in four `u64` AVX2 lanes with the kinds queue; false as
-/// [`play_u32_avx2`].
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn play_u64_avx2(batch: &mut Batch<u64>, limit: u32) -> bool {
-    use crate::engine::vec64::{Avx2, Vec64};
-    // SAFETY: the processor has AVX2 and BMI2 (the caller's contract).
-    let v = unsafe { Avx2::splat(0) };
-    if !kinds::convert(v, batch, limit) {
-        return false;
-    }
-    // SAFETY: as above.
-    unsafe { kinds::play::<u64, Avx2, AVX2_GROUPS>(batch, limit) };
+    unsafe { kinds::play::<E, V, AVX2_GROUPS>(batch, limit) };
     true
 }
 
