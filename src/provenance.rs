@@ -123,7 +123,33 @@ pub const STEERING_SWITCH: &[&str] = &["--resume", "--json", "-q", "--quiet"];
 /// The command line of this process as a user would type it (see [`user_command`]), without
 /// the steering flags.
 pub fn this_command() -> String {
-    user_command(std::env::args(), STEERING_VALUE, STEERING_SWITCH)
+    user_command(args(), STEERING_VALUE, STEERING_SWITCH)
+}
+
+std::thread_local! {
+    /// The command line a call on this thread stands for, when it is not the process's own.
+    static ARGS: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The command line result files record: the process's own (`std::env::args`), or the one
+/// [`with_args`] gives the calls on this thread.
+pub fn args() -> Vec<String> {
+    ARGS.with(|a| a.borrow().clone())
+        .unwrap_or_else(|| std::env::args().collect())
+}
+
+/// Runs `f` with `args` (program name first) as the command line its result files record. A
+/// program that embeds the library (the Python module) calls it with the `ansatz` command
+/// equivalent to the call, so `ansatz reproduce` can rerun what it wrote.
+pub fn with_args<T>(args: Vec<String>, f: impl FnOnce() -> T) -> T {
+    struct Restore(Option<Vec<String>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            ARGS.with(|a| *a.borrow_mut() = self.0.take());
+        }
+    }
+    let _restore = Restore(ARGS.with(|a| a.borrow_mut().replace(args)));
+    f()
 }
 
 /// A command recorded by an older ansatz (the program as invoked, arguments joined by spaces),

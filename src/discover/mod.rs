@@ -681,6 +681,9 @@ pub fn run_steps(
                 Ok(rows[r]
                     .par_iter()
                     .map(|head| {
+                        // A head about to be swept is heard of with no heads done: an observer
+                        // can stop the run there (the Python module does on Ctrl-C).
+                        obs.advance(0);
                         let d = heads::sweep_one(
                             &df,
                             &scope.heads,

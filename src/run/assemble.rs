@@ -135,7 +135,13 @@ impl AssembleJob {
                     note(&Record::Unit(u.clone()));
                     progress(Phase::Decks(u.decks));
                 },
-                &|| started.fetch_add(1, Ordering::SeqCst) >= stop_after,
+                &|| {
+                    // Each unit is heard of as it starts too, with no decks yet: a caller's
+                    // progress callback can stop the run there, before the unit's work (the
+                    // Python module does on Ctrl-C; the units run in one parallel loop).
+                    progress(Phase::Decks(0));
+                    started.fetch_add(1, Ordering::SeqCst) >= stop_after
+                },
             )
         });
         let expected = plan

@@ -12,6 +12,7 @@
 //!               how each job's units run locally, in lockstep or on a cluster
 //! shard.rs  start.rs  cluster.rs  lockstep.rs  owner.rs
 //!               shard files, checkpoints at start, the cluster transport, ownership
+//! games.rs      every game of a run of random deals, one by one (the Python module's arrays)
 //! ```
 
 pub mod assemble;
@@ -29,6 +30,7 @@ pub mod family;
 pub mod family_parts;
 pub mod find_cluster;
 pub mod find_pieces;
+pub mod games;
 pub mod job;
 pub mod lockstep;
 pub mod merge;
@@ -120,5 +122,5 @@ pub fn recorded_command(steering: &[&str], switches: &[&str]) -> String {
         .copied()
         .collect();
     let switches: Vec<&str> = STEERING_SWITCH.iter().chain(switches).copied().collect();
-    user_command(std::env::args(), &values, &switches)
+    user_command(crate::provenance::args(), &values, &switches)
 }
