@@ -388,7 +388,7 @@ unsafe fn play_avx2<E: TallyPlane, V: Vec64<Elem = E>>(batch: &mut Batch<E>, lim
 }
 
 /// Groups of AVX2 lanes stepped side by side (sixteen vector registers: more groups spill).
-const AVX2_GROUPS: usize = 2;
+const AVX2_GROUPS: usize = 1;
 
 /// [`TallyPlane::play`] in 16 `u32` lanes holding each hand's face kinds in two planes, for
 /// any number of face cards.
