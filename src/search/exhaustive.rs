@@ -503,7 +503,7 @@ impl<W: Plane> AbGame<W> {
     }
 }
 
-/// Scratch of the lanes: with vector lanes ([`Batch::available`](tally::Batch)) the batch is
+/// Scratch of the lanes: with vector lanes (`tally::Batch::available`) the batch is
 /// written straight into the lanes' arrays and counted there; else the games wait in
 /// `Scratch::games` and are played one by one.
 pub struct Bulk<W> {
