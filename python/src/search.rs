@@ -310,20 +310,10 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Libraries {
     }
 }
 
-/// A result-file name, as the CLI's `--name` accepts it (letters, digits, `-`, `_`, `.`, at most
-/// 60, not starting with `.`).
+/// A result-file name, as the CLI's `--name` accepts it (the library's check, in clap's words).
 fn check_name(s: &str) -> Result<()> {
-    let ok = !s.is_empty()
-        && s.len() <= 60
-        && !s.starts_with('.')
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
-    if ok {
-        return Ok(());
-    }
-    Err(Error::Input(format!(
-        "invalid value '{s}' for '--name <NAME>': {s:?}: a name is 1 to 60 letters, digits, `-`, `_` or `.`, not starting with `.`"
-    )))
+    ansatz::run::check_name(s)
+        .map_err(|e| Error::Input(format!("invalid value '{s}' for '--name <NAME>': {e}")))
 }
 
 /// Progress of a discovery: nothing shown, but every report is where Ctrl-C stops it.

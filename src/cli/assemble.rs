@@ -100,20 +100,9 @@ pub struct Args {
     dist: DistArgs,
 }
 
-/// A result-file name: letters, digits, `-`, `_` and `.`, at most 60 characters.
+/// A result-file name ([`crate::run::check_name`]).
 pub(super) fn parse_name(s: &str) -> Result<String, String> {
-    let ok = !s.is_empty()
-        && s.len() <= 60
-        && !s.starts_with('.')
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
-    if ok {
-        Ok(s.to_string())
-    } else {
-        Err(format!(
-            "{s:?}: a name is 1 to 60 letters, digits, `-`, `_` or `.`, not starting with `.`"
-        ))
-    }
+    crate::run::check_name(s).map(|()| s.to_string())
 }
 
 fn parse_faces(s: &str) -> Result<Faces, String> {

@@ -88,6 +88,23 @@ impl RunError {
     }
 }
 
+/// Checks a result-file name (`--name`): 1 to 60 letters, digits, `-`, `_` or `.`, not starting
+/// with `.` (so it stays one plain file name); the error is the message a user sees.
+pub fn check_name(s: &str) -> Result<(), String> {
+    let ok = !s.is_empty()
+        && s.len() <= 60
+        && !s.starts_with('.')
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{s:?}: a name is 1 to 60 letters, digits, `-`, `_` or `.`, not starting with `.`"
+        ))
+    }
+}
+
 /// A rayon pool of `threads` workers (every core when `None`).
 pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, RunError> {
     if threads == Some(0) {
