@@ -63,7 +63,7 @@ pub(super) fn push_wide(
 /// move (the lanes take only games with a move to make; none reaches here in practice: a leaf is
 /// made when a player is about to play). Whether it was queued. `leaf` comes by value: taken by
 /// reference it was built on the stack and copied into the batch by wide loads of fresh narrow
-/// stores, a store-forwarding stall at every leaf (docs/performance.md).
+/// stores, a store-forwarding stall at every leaf.
 #[inline(always)]
 fn queue<W: Width + TallyPlane>(
     ctx: &Ctx,
