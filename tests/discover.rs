@@ -734,3 +734,90 @@ fn the_committed_k_separator_steps_stay_resumable_and_old_insertion_checkpoints_
     assert!(both.fingerprint().ends_with("growth=two-card"));
     assert!(!c.fingerprint().contains("growth"));
 }
+
+// Source: results/census/table1.jsonl (Table 1, every deal played), tests/data/
+// camicia-never-ending.txt (N1k06/cudacamicia: 162 deals, 15 cycles) and the catalogue
+// (results/balanced: 16 balanced cycles of the standard deck).
+#[test]
+fn recall_knows_every_deck_whose_every_deal_was_played() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let decks = ansatz::run::recall::known_decks(&root).unwrap();
+    let get = |d: &str| decks.iter().find(|k| k.deck == d).unwrap();
+    // The even rows of Table 1 with a deal that never ends, Camicia, the standard deck.
+    assert_eq!(decks.len(), 18);
+    let (c30, c36) = (get("30-2J2Q2K2A"), get("36-2J2Q2K2A"));
+    assert_eq!(
+        (
+            c30.classes.len(),
+            c30.classes[0].deals,
+            c30.classes[0].period
+        ),
+        (1, 59, 24)
+    );
+    assert_eq!(
+        (
+            c36.classes.len(),
+            c36.classes[0].deals,
+            c36.classes[0].period
+        ),
+        (1, 52, 20)
+    );
+    let cam = get("camicia");
+    assert_eq!(cam.classes.len(), 9);
+    assert_eq!(cam.classes.iter().map(|c| c.deals).sum::<u64>(), 162);
+    let mut deals: Vec<u64> = cam.classes.iter().map(|c| c.deals).collect();
+    deals.sort();
+    assert_eq!(deals, [2, 2, 2, 4, 4, 4, 26, 28, 90]);
+    let std = get("standard");
+    assert!(!std.census);
+    assert_eq!(std.classes.len(), 16);
+    // A class is a cycle and its mirror image: the two ids differ unless the cycle is its own.
+    assert_eq!(
+        cam.classes
+            .iter()
+            .filter(|c| c.cycle_id == c.mirror_cycle_id)
+            .count(),
+        3
+    );
+}
+
+#[test]
+fn recall_table_of_a_small_deck_and_bad_input() {
+    let out = dir("recall");
+    let o = ansatz(&[
+        "recall",
+        "--scope",
+        "quick",
+        "--deck",
+        "6-2J2Q2K2A",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(out.join("recall.jsonl")).unwrap();
+    let recall: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter_map(|v| v.get("recall").cloned())
+        .collect();
+    assert_eq!(recall.len(), 1);
+    // Table 1: 36 cycles of 6-2J2Q2K2A, 18 classes; the frame is searched whole there.
+    assert_eq!(recall[0]["known"], 18);
+    assert_eq!(recall[0]["found"].as_array().unwrap().len(), 18);
+    assert_eq!(recall[0]["searched_whole"], true);
+    assert!(
+        std::fs::read_to_string(out.join("recall.md"))
+            .unwrap()
+            .contains("| 6-2J2Q2K2A | 14 | 18 (1260) | census | 18/18 (whole) |")
+    );
+    let bad = ansatz(&[
+        "recall",
+        "--deck",
+        "7-2J2Q2K2A",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("no known answer"));
+}

@@ -135,14 +135,21 @@ enum RouteArg {
 }
 
 /// Progress bars and stage lines on stderr.
-struct Bars {
+pub(super) struct Bars {
     quiet: bool,
     bar: Mutex<Option<ProgressBar>>,
 }
 
 impl Bars {
+    pub(super) fn new(quiet: bool) -> Bars {
+        Bars {
+            quiet,
+            bar: Mutex::new(None),
+        }
+    }
+
     /// Clears a bar left by a stage that did not finish (a stop, a shard's end).
-    fn clear(&self) {
+    pub(super) fn clear(&self) {
         if let Some(pb) = self.bar.lock().unwrap().take() {
             pb.finish_and_clear();
         }

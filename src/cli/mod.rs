@@ -18,6 +18,7 @@ mod output;
 mod play;
 mod predecessors;
 mod progress;
+mod recall;
 mod reproduce;
 mod search;
 mod search_exhaustive;
@@ -79,6 +80,8 @@ enum Command {
     BeatIt(beat_it::Args),
     /// Find balanced non-terminating cycles of a deck automatically (the ansatz route in stages).
     Discover(discover::Args),
+    /// Judge `discover` on every deck whose every deal has been played: the recall table.
+    Recall(recall::Args),
 }
 
 /// Runs the command line and maps errors to exit codes. A broken pipe is not an error.
@@ -104,6 +107,7 @@ pub fn main() -> ExitCode {
         Command::Reproduce(a) => reproduce::run(a),
         Command::BeatIt(a) => beat_it::run(a),
         Command::Discover(a) => discover::run(a),
+        Command::Recall(a) => recall::run(a),
     };
     match result {
         Ok(code) => code,

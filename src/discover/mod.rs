@@ -181,6 +181,28 @@ pub struct Config {
     pub stop_after_censuses: Option<usize>,
 }
 
+impl Config {
+    /// The discovery `ansatz discover [--quick]` runs on `deck` when no other option is given:
+    /// both routes, the deck's own frame and filter, the scope's fill limit, every census.
+    pub fn new(deck: DeckSpec, scope: Scope) -> Config {
+        Config {
+            deck,
+            scope,
+            separator: None,
+            ends: None,
+            lateral: 0,
+            filter: None,
+            fill_limit: scope.fill_limit(),
+            census_limit: None,
+            max_positions: DEFAULT_MAX_POSITIONS,
+            stop_after_censuses: None,
+        }
+    }
+}
+
+/// The most positions of one family's backward closure unless `--max-positions` says otherwise.
+pub const DEFAULT_MAX_POSITIONS: u64 = 20_000_000;
+
 /// What one stage did.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StageReport {

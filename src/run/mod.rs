@@ -12,6 +12,7 @@
 //!               how each job's units run locally, in lockstep or on a cluster
 //! shard.rs  start.rs  cluster.rs  lockstep.rs  owner.rs
 //!               shard files, checkpoints at start, the cluster transport, ownership
+//! recall.rs     discover judged on decks whose every deal has been played
 //! games.rs      every game of a run of random deals, one by one (the Python module's arrays)
 //! ```
 
@@ -36,6 +37,7 @@ pub mod lockstep;
 pub mod merge;
 pub mod owner;
 pub mod random;
+pub mod recall;
 pub mod search;
 pub mod shard;
 pub mod start;
