@@ -27,11 +27,16 @@ const SMALL_HEADS: Scope = Scope {
         max_faces: 4,
         filter_len: 8,
         filter_faces: 3,
+        bare_len: 0,
+        bare_faces: 0,
+        bare_census_limit: 0,
     },
     accumulation_margin: 4,
     whole_frame_limit: 0,
     insertion: None,
     ansatz: true,
+    frame_sweep: 0,
+    frame_sweep_limit: 0,
 };
 
 fn config(deck: &str, scope: Scope) -> Config {
@@ -108,9 +113,9 @@ fn a_small_deck_end_to_end_in_seconds() {
         .iter()
         .map(|s| s["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["frame", "census", "insertion", "balance"]);
+    assert_eq!(names, ["frame", "census", "frames", "insertion", "balance"]);
     for c in cycles {
-        assert!(c["found_by"] == "ansatz" || c["found_by"] == "insertion");
+        assert!(["ansatz", "frames", "insertion"].contains(&c["found_by"].as_str().unwrap()));
         assert_eq!(c["reach"], 8);
     }
     assert_deals_reach_their_cycles(cycles, "8-2J2Q2K2A");
@@ -570,7 +575,7 @@ fn other_frame_ends_give_their_own_frame_and_name() {
     assert!(out.join("discover-8-2J2Q2K2A-ansatz.jsonl").exists());
     for (frame, says) in [
         ("x", "write TAIL/OTHER"),
-        ("-/Q-", "number cards and the separator"),
+        ("Q-/J-", "number cards and the separator"),
         ("JJ/JJ-", "needs a separator"),
         ("-/J- (3)", "(1) or (2)"),
         ("-/", "at least one card"),
@@ -820,4 +825,71 @@ fn recall_table_of_a_small_deck_and_bad_input() {
     ]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("no known answer"));
+}
+
+/// The class keys (the smaller id of a cycle and its mirror image) a discovery found, as
+/// `ansatz recall` keys the census's.
+fn found_classes(known: &ansatz::run::recall::KnownDeck, d: &Discovery) -> BTreeSet<String> {
+    let r = ansatz::run::recall::judge(known, "test", Some(d), None);
+    assert!(
+        r.new.is_empty(),
+        "balanced classes the census lacks: {:?}",
+        r.new
+    );
+    r.found.into_iter().map(|f| f.cycle_id).collect()
+}
+
+fn known(deck: &str) -> ansatz::run::recall::KnownDeck {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    ansatz::run::recall::known_decks(&root)
+        .unwrap()
+        .into_iter()
+        .find(|k| k.deck == deck)
+        .unwrap()
+}
+
+// Source: results/census/table1.jsonl: the 7,832,424,600 deals of 2J2Q2K2A + 20 (28 cards)
+// reach one class of cycles (46 deals). Discovery finds it from its frame alone, under 1/500 of
+// the deals, with neither the frame sweep nor insertion.
+#[test]
+fn discover_finds_every_class_of_a_28_card_deck_without_its_census() {
+    let k = known("20-2J2Q2K2A");
+    let scope = Scope {
+        insertion: None,
+        frame_sweep: 0,
+        ..Scope::QUICK
+    };
+    let d = discover(&config("20-2J2Q2K2A", scope), 2, "recall-28");
+    let decks: u64 = d.censuses.iter().map(|c| c.decks).sum();
+    assert!(decks < 7_832_424_600 / 500, "{decks} decks");
+    let all: BTreeSet<String> = k.classes.iter().map(|c| c.cycle_id.clone()).collect();
+    assert_eq!(found_classes(&k, &d), all);
+}
+
+// Source: tests/data/camicia-never-ending.txt (N1k06/cudacamicia's census of every Camicia deal:
+// 9 classes). The six classes of period 33 pass through the 2024 frame with a last piece of six
+// faces that cycles in the bare frame; their censuses are small. With the heads swept no further
+// than one card, the bare frame's pieces alone reach those six, and nothing the census lacks.
+#[test]
+fn bare_frame_pieces_reach_six_camicia_classes() {
+    let k = known("camicia");
+    let mut scope = Scope {
+        insertion: None,
+        frame_sweep: 0,
+        ..Scope::QUICK
+    };
+    scope.heads.max_around = 0;
+    scope.heads.max_len = 1;
+    let mut c = config("camicia", scope);
+    c.fill_limit = 0;
+    let d = discover(&c, 2, "recall-camicia");
+    let found = found_classes(&k, &d);
+    let period_33: BTreeSet<String> = k
+        .classes
+        .iter()
+        .filter(|c| c.period == 33)
+        .map(|c| c.cycle_id.clone())
+        .collect();
+    assert_eq!(period_33.len(), 6);
+    assert_eq!(found, period_33);
 }

@@ -33,6 +33,7 @@ Examples:
   ansatz discover --quick --route insertion --lateral 16  # past dead sizes by lateral moves
   ansatz discover --quick --separator Q --route ansatz   # the frame Δ1 Q Δ2 Q Δ3 Q--/Q--
   ansatz discover --quick --frame='--/J-' --route ansatz  # the frame Δ1 J Δ2 J Δ3 J--/J-
+  ansatz discover --deck 30-2J2Q2K2A --separator K --frame='---/-J-' --route ansatz  # Δ1 K Δ2 K---/-J-
   ansatz discover --quick --route ansatz --filter=--------Q-AQ-Q-  # heads beside another piece
   ansatz discover --fill-limit 3000000000       # also the fills around the 2024 pieces (+20 min)
   ansatz discover --quick --route ansatz --filter=--Q-Q-Q-Q- --census-limit 10000000000  # skip censuses of more than 1e10 decks
@@ -42,8 +43,12 @@ Stages: frame (the separator is the deck's lowest face kind, as the Jack of the 
 gives other ends, a piece more when player 2 holds no separator), filter (the piece of the bare frame
 with the most faces, or the one --filter gives), heads (every head template PREFIX FILTER J HEAD {TEST} J-/J- with HEAD = a
 number cards, one face, b number cards: its pieces, exactly, and their accumulation), census (every
-deck holding each accumulator shape, the rest of the deck in every arrangement; a deck whose frame
-has at most 2e8 arrangements is searched whole instead), insertion (the second route: every cycle of
+deck holding each accumulator shape, and each shape of the bare frame's pieces whose census is
+small, the rest of the deck in every arrangement; a deck whose frame has at most 2e8 arrangements
+is searched whole instead), frames (other frames searched whole, smallest first: every separator
+kind with a tail of the number cards it demands, player 2 holding one face card of any kind with
+up to one number card before it and two after; 2e9 decks in all with --quick, else 1e10),
+insertion (the second route: every cycle of
 small decks of the deck's kinds, grown card by card toward the deck by inserting one card anywhere
 in either hand, the beam of cycles that pass closest to an even split kept at each size; two cards
 at once where one card leaves no cycle; with --lateral, lateral moves where two cards fail too), balance
@@ -88,9 +93,9 @@ pub struct Args {
     #[arg(long, value_name = "KIND")]
     separator: Option<char>,
     /// The frame's ends, TAIL/OTHER or TAIL/OTHER (P): player 1's cards after the last separator,
-    /// player 2's hand, and who moves first (1 unless given), in dash notation with number cards
-    /// and separators only. Default: the 2024 frame's, -/J- for the Jack (the separator with as
-    /// many number cards as it demands).
+    /// player 2's hand, and who moves first (1 unless given), in dash notation: the tail of number
+    /// cards and separators, player 2's hand of any kinds. Default: the 2024 frame's, -/J- for
+    /// the Jack (the separator with as many number cards as it demands).
     #[arg(long, value_name = "ENDS", allow_hyphen_values = true)]
     frame: Option<String>,
     /// The head sweep's filter, the piece before each head (dash notation, number cards and the

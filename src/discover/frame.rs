@@ -27,7 +27,8 @@ pub struct DeckFrame {
 /// The ends of a frame: player 1's cards after the last separator (`tail`), player 2's hand
 /// (`other`), and who moves first. Written `TAIL/OTHER` or `TAIL/OTHER (P)`, P 1 or 2 (1 when
 /// left out): `-/J-` is the 2024 jack frame's, `--/J-` gives player 1 one number card more,
-/// `-/J- (2)` lets player 2 move first. They hold number cards and separators only.
+/// `-/J- (2)` lets player 2 move first. The tail holds number cards and separators only; player
+/// 2's hand may hold any kind the deck has (`---/J-` with a King separator: `Δ1 K Δ2 K---/J-`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ends {
     pub tail: Vec<Card>,
@@ -134,6 +135,7 @@ pub fn derive(
     if total % 2 == 1 {
         return Err(DiscoverError::OddDeck(deck.to_string(), total));
     }
+    let given = separator;
     let separator = match separator {
         None => kinds[0],
         Some(s) if kinds.contains(&s) => s,
@@ -148,7 +150,15 @@ pub fn derive(
     let pay = separator as usize;
     let Some(ends) = ends else {
         if seps < 2 || (deck.counts[NUMBER as usize] as usize) < 2 * pay || piece_kinds.is_empty() {
-            return Err(DiscoverError::NoFrame(deck.to_string()));
+            // A deck with one card of its lowest kind (1J1Q1K1A + n) has no 2024 frame: it takes
+            // the smallest frame of the sweep instead, unless a separator was asked for.
+            return match given {
+                None => sweep(deck)
+                    .into_iter()
+                    .min_by_key(|d| (super::whole_frame_decks(d), d.display()))
+                    .ok_or_else(|| DiscoverError::NoFrame(deck.to_string())),
+                Some(_) => Err(DiscoverError::NoFrame(deck.to_string())),
+            };
         }
         return Ok(frame_with(
             deck,
@@ -160,9 +170,9 @@ pub fn derive(
     };
     let bad = |why: String| DiscoverError::BadFrame(ends.text(), why);
     let cards = || ends.tail.iter().chain(&ends.other);
-    if let Some(&c) = cards().find(|&&c| c != NUMBER && c != separator) {
+    if let Some(&c) = ends.tail.iter().find(|&&c| c != NUMBER && c != separator) {
         return Err(bad(format!(
-            "it holds {}, but the ends hold number cards and the separator ({}) only",
+            "its tail holds {}, but player 1's tail holds number cards and the separator ({}) only",
             symbol(c),
             symbol(separator)
         )));
@@ -179,6 +189,50 @@ pub fn derive(
         return Err(bad(format!("deck {deck} has too few number cards for it")));
     }
     Ok(df)
+}
+
+/// The frames of the frame sweep: for every separator kind S, pieces closed by S and player 1's
+/// tail of as many number cards as S demands (the 2024 frame's rule), player 2 holding one face
+/// card of any kind with at most one number card before it and two after, player 1 to move;
+/// every frame but the deck's own (the 2024 frame's ends), with at least one piece. The cycles
+/// of decks with few face cards pass through such positions (one hand down to a face card and a
+/// number card or two) with the other hand's cards cut by a kind other than the lowest.
+pub fn sweep(deck: DeckSpec) -> Vec<DeckFrame> {
+    let own = standard_frame(deck).map(|d| d.frame);
+    let kinds: Vec<Card> = (1..KINDS as Card)
+        .filter(|&k| deck.counts[k as usize] > 0)
+        .collect();
+    let mut out = Vec::new();
+    for &s in &kinds {
+        for &f in &kinds {
+            for a in 0..=1 {
+                for b in 0..=2 {
+                    let mut other = vec![NUMBER; a];
+                    other.push(f);
+                    other.extend(std::iter::repeat_n(NUMBER, b));
+                    let ends = Ends {
+                        tail: vec![NUMBER; s as usize],
+                        other,
+                        to_move: 0,
+                    };
+                    let Ok(df) = derive(deck, Some(s), Some(&ends)) else {
+                        continue;
+                    };
+                    if df.k == 0 || own.as_ref().is_some_and(|o| *o == df.frame) {
+                        continue;
+                    }
+                    out.push(df);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The deck's 2024 frame, if it has one (no fallback to the sweep).
+fn standard_frame(deck: DeckSpec) -> Option<DeckFrame> {
+    let lowest = (1..KINDS as Card).find(|&k| deck.counts[k as usize] > 0)?;
+    derive(deck, Some(lowest), Some(&Ends::standard(lowest))).ok()
 }
 
 fn frame_with(

@@ -32,6 +32,21 @@ pub struct HeadScope {
     /// The bare frame's pieces searched for the filter: lengths and faces.
     pub filter_len: usize,
     pub filter_faces: usize,
+    /// The bare frame's pieces whose shapes are censused beside the accumulators': TEST of at
+    /// most `bare_len` cards with at most `bare_faces` faces, a shape censused when its census
+    /// has at most `bare_census_limit` decks (0: none).
+    pub bare_len: usize,
+    pub bare_faces: usize,
+    pub bare_census_limit: u64,
+}
+
+/// The bare frame's pieces: every TEST of `PREFIX {TEST} S- / S-` that never ends.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BareDone {
+    pub template: String,
+    pub candidates: u64,
+    /// Each piece (dash notation) with its accumulation in the bare frame.
+    pub pieces: Vec<(String, u8)>,
 }
 
 /// The filter stage's result.
@@ -122,6 +137,26 @@ pub fn filter(df: &DeckFrame, scope: &HeadScope) -> FilterDone {
         candidates,
         pieces: pieces.len() as u64,
         filter: best,
+    }
+}
+
+/// Every piece of the bare frame `PREFIX {TEST} S- / S-` within the scope's bare lengths and
+/// faces, with its accumulation. Their shapes are the last pieces of censuses beside the
+/// accumulators': a cycle can pass through the frame with a last piece that plays a cycle in the
+/// bare frame without accumulating there (the cycle's family, not the cycle, comes near an even
+/// split), and such a piece's census is small when it holds most of the deck's faces.
+pub fn bare(df: &DeckFrame, scope: &HeadScope) -> BareDone {
+    let position = format!("{}{{TEST}}{}", df.prefix_text(false), df.tail_text());
+    let t = template("bare", &position, None, df);
+    let (candidates, pieces) =
+        pieces_of(t.clone(), params(df, scope.bare_len, scope.bare_faces)).unwrap_or_default();
+    BareDone {
+        template: position,
+        candidates,
+        pieces: pieces
+            .iter()
+            .map(|p| (Dash(p).to_string(), accumulation(&t, p).unwrap_or(0)))
+            .collect(),
     }
 }
 

@@ -31,7 +31,7 @@ use census::CensusDone;
 use checkpoint::Checkpoint;
 use clock::{Clock, RunTime};
 use frame::DeckFrame;
-use heads::{FilterDone, HeadDone, HeadScope};
+use heads::{BareDone, FilterDone, HeadDone, HeadScope};
 use insertion::{Grown, InsertScope};
 use steps::Steps;
 
@@ -77,6 +77,11 @@ pub struct Scope {
     pub insertion: Option<InsertScope>,
     /// Whether the ansatz route (filter, heads, censuses) runs.
     pub ansatz: bool,
+    /// The frame sweep ([`frame::sweep`]) with the ansatz route: every other frame searched whole
+    /// when it has at most `frame_sweep_limit` decks, smallest first, while the decks of the
+    /// frames run stay within this many (0: no sweep).
+    pub frame_sweep: u64,
+    pub frame_sweep_limit: u64,
 }
 
 impl Scope {
@@ -89,6 +94,9 @@ impl Scope {
             max_faces: 7,
             filter_len: 13,
             filter_faces: 4,
+            bare_len: 14,
+            bare_faces: 7,
+            bare_census_limit: 10_000_000,
         },
         accumulation_margin: 4,
         whole_frame_limit: 200_000_000,
@@ -97,6 +105,8 @@ impl Scope {
             seed_deals: 20_000_000,
         }),
         ansatz: true,
+        frame_sweep: 2_000_000_000,
+        frame_sweep_limit: 200_000_000,
     };
     /// The default: heads of at most 16 number cards either side, TEST of at most 14 cards (the
     /// hand-run sweep of `scripts/head-sweep.sh`).
@@ -108,6 +118,9 @@ impl Scope {
             max_faces: 7,
             filter_len: 13,
             filter_faces: 4,
+            bare_len: 16,
+            bare_faces: 7,
+            bare_census_limit: 100_000_000,
         },
         accumulation_margin: 4,
         whole_frame_limit: 200_000_000,
@@ -116,6 +129,8 @@ impl Scope {
             seed_deals: 40_000_000,
         }),
         ansatz: true,
+        frame_sweep: 10_000_000_000,
+        frame_sweep_limit: 600_000_000,
     };
 
     /// The largest fill (arrangements of its TEST) the scope runs by default: with `--quick` the
@@ -130,6 +145,52 @@ impl Scope {
         } else {
             2_000_000_000
         }
+    }
+
+    /// The scope in a checkpoint's fingerprint. The bare pieces and the frame sweep add steps of
+    /// their own (and censuses after the others), so a checkpoint written before them resumes
+    /// and runs them; they are named only when a scope differs from its named one there.
+    fn key(&self) -> String {
+        let h = &self.heads;
+        let own = match self.name {
+            "quick" => Some(Scope::QUICK),
+            "default" => Some(Scope::DEFAULT),
+            _ => None,
+        };
+        let extra = match own {
+            Some(o)
+                if (
+                    o.heads.bare_len,
+                    o.heads.bare_faces,
+                    o.heads.bare_census_limit,
+                ) == (h.bare_len, h.bare_faces, h.bare_census_limit)
+                    && (o.frame_sweep, o.frame_sweep_limit)
+                        == (self.frame_sweep, self.frame_sweep_limit) =>
+            {
+                String::new()
+            }
+            _ => format!(
+                " bare=({}, {}, {}) frames=({}, {})",
+                h.bare_len,
+                h.bare_faces,
+                h.bare_census_limit,
+                self.frame_sweep,
+                self.frame_sweep_limit
+            ),
+        };
+        format!(
+            "Scope {{ name: {:?}, heads: HeadScope {{ max_around: {}, max_len: {}, max_faces: {}, filter_len: {}, filter_faces: {} }}, accumulation_margin: {}, whole_frame_limit: {}, insertion: {:?}, ansatz: {} }}{extra}",
+            self.name,
+            h.max_around,
+            h.max_len,
+            h.max_faces,
+            h.filter_len,
+            h.filter_faces,
+            self.accumulation_margin,
+            self.whole_frame_limit,
+            self.insertion,
+            self.ansatz
+        )
     }
 
     /// The scope with the routes `route` names, and the insertion's beam `beam` when given.
@@ -302,8 +363,10 @@ impl Config {
             String::new()
         };
         format!(
-            "discover v2 deck={} scope={:?} max_positions={}{sep}{ends}{filter}{growth}{lateral}",
-            self.deck, self.scope, self.max_positions
+            "discover v2 deck={} scope={} max_positions={}{sep}{ends}{filter}{growth}{lateral}",
+            self.deck,
+            self.scope.key(),
+            self.max_positions
         )
     }
 }
@@ -734,7 +797,53 @@ pub fn run_steps(
                 e.accumulation = e.accumulation.max(*acc);
             }
         }
-        accumulators = by_shape.into_values().collect();
+        let heads_shapes = by_shape.len();
+        // The bare frame's pieces: shapes whose censuses are small, beside the accumulators'.
+        let mut bare_note = String::new();
+        // After the accumulators' shapes, so that each census keeps its index (and step names)
+        // in a checkpoint written before the bare pieces were censused.
+        let mut bare_shapes: Vec<Accumulator> = Vec::new();
+        if scope.heads.bare_census_limit > 0 {
+            let b: BareDone = steps::run(
+                steps,
+                &["bare".to_string()],
+                |_| Ok(heads::bare(&df, &scope.heads)),
+                &|_| {},
+            )?
+            .remove(0);
+            let (mut added, mut decks) = (0, 0u64);
+            let mut sized: Vec<(u64, String, &(String, u8))> = b
+                .pieces
+                .iter()
+                .map(|p| {
+                    let shape = heads::shape_of("", &p.0);
+                    (census::census(&df, &shape).decks(), shape, p)
+                })
+                .filter(|(n, _, _)| *n > 0 && *n <= scope.heads.bare_census_limit)
+                .collect();
+            sized.sort();
+            for (n, shape, (piece, acc)) in sized {
+                if by_shape.contains_key(&shape) || bare_shapes.iter().any(|a| a.shape == shape) {
+                    continue;
+                }
+                added += 1;
+                decks += n;
+                bare_shapes.push(Accumulator {
+                    shape,
+                    accumulation: *acc,
+                    head: String::new(),
+                    piece: piece.clone(),
+                });
+            }
+            bare_note = format!(
+                "; bare frame {}: {} pieces ({} candidates), {added} more shapes with censuses of at most {} decks ({decks} in all)",
+                b.template,
+                b.pieces.len(),
+                b.candidates,
+                scope.heads.bare_census_limit
+            );
+        }
+        accumulators = by_shape.into_values().chain(bare_shapes).collect();
         shapes = accumulators.iter().map(|a| a.shape.clone()).collect();
         let with_pieces = done.iter().filter(|h| h.pieces > 0).count();
         let too_large = done.iter().filter(|h| h.too_large).count();
@@ -747,12 +856,12 @@ pub fn run_steps(
             done.iter().map(|h| h.candidates).sum(),
             "candidates",
             format!(
-                "{} heads ({} too large), {} with pieces; heads by accumulation {:?}; {} accumulator shapes (accumulation >= {threshold})",
+                "{} heads ({} too large), {} with pieces; heads by accumulation {:?}; {} accumulator shapes (accumulation >= {threshold}){bare_note}",
                 done.len(),
                 too_large,
                 with_pieces,
                 acc_hist,
-                shapes.len()
+                heads_shapes
             ),
             t,
         );
@@ -815,6 +924,60 @@ pub fn run_steps(
         .map(|(hit, shape)| Found::census(&df, hit, shape))
         .collect();
 
+    // Stage 4b: the frame sweep, other frames searched whole, smallest first.
+    // Only on the deck's own frame: a frame asked for (`--frame`, `--separator`) is searched alone.
+    if scope.ansatz && scope.frame_sweep > 0 && config.ends.is_none() && config.separator.is_none()
+    {
+        let t = Instant::now();
+        let mut frames: Vec<(u64, String, DeckFrame)> = frame::sweep(config.deck)
+            .into_iter()
+            .map(|d| (whole_frame_decks(&d), d.display(), d))
+            .filter(|(n, _, _)| *n > 0 && *n <= scope.frame_sweep_limit)
+            .collect();
+        frames.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+        let (mut sum, listed) = (0u64, frames.len());
+        frames.retain(|(n, _, _)| {
+            sum += n;
+            sum <= scope.frame_sweep
+        });
+        let plans: Vec<census::Census> = frames
+            .iter()
+            .map(|(_, _, d)| census::census(d, "*"))
+            .collect();
+        let labels: Vec<String> = frames.iter().map(|(_, l, _)| l.clone()).collect();
+        obs.start("frames", plans.iter().map(|p| p.decks()).sum(), "decks");
+        let done = run_plans("frames", &plans, &labels, steps, obs, &|| Ok(()))?;
+        let mut known: BTreeSet<u128> = list.iter().map(|f| f.key).collect();
+        let (mut new, mut never) = (0, 0);
+        for ((_, label, d), c) in frames.iter().zip(&done) {
+            never += c.non_terminating;
+            for h in &c.cycles {
+                if known.insert(h.cycle_key) {
+                    new += 1;
+                    let mut f = Found::census(d, h, label);
+                    f.found_by = "frames";
+                    list.push(f);
+                }
+            }
+        }
+        let mut r = report(
+            "frames",
+            done.iter().map(|c| c.decks).sum(),
+            "decks",
+            format!(
+                "{} other frames searched whole ({} of at most {} decks each, {} in all at most), {never} decks never end, {new} new cycles",
+                done.len(),
+                listed,
+                scope.frame_sweep_limit,
+                scope.frame_sweep
+            ),
+            t,
+        );
+        r.cycles = list.len() as u64;
+        obs.finish(&r);
+        stages.push(r);
+    }
+
     // Stage 5 (the second route): insertion.
     if let Some(ins) = scope.insertion {
         let t = Instant::now();
@@ -869,7 +1032,9 @@ pub fn run_steps(
         max_positions: config.max_positions,
         ..ClosureConfig::default()
     };
-    let mut fams = families_in_steps("families", &list, &cfg, steps, obs)?;
+    // Named `cycles-B` since the frame sweep joined the list: a block of an older checkpoint
+    // (`families-B`) holds other cycles.
+    let mut fams = families_in_steps("cycles", &list, &cfg, steps, obs)?;
     let mut reach_histogram = reach_of(&fams);
     let mut balanced = balance::balanced(config.deck, &list, &fams)?;
     let deals: usize = balanced.iter().map(|b| b.balanced.len()).sum();

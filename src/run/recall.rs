@@ -330,9 +330,13 @@ impl Recall<'_> {
         let pool = super::pool(self.threads)?;
         let total = chosen.len() * self.scopes.len();
         let mut rows = Vec::new();
-        for (i, (known, &quick)) in chosen
+        // Every deck in one scope before the next (the quick column is whole first), and the
+        // table rewritten after each deck, so a long run shows what it has so far.
+        let mut files = Vec::new();
+        for (i, (&quick, known)) in self
+            .scopes
             .iter()
-            .flat_map(|k| self.scopes.iter().map(move |q| (k, q)))
+            .flat_map(|q| chosen.iter().map(move |k| (q, k)))
             .enumerate()
         {
             let scope = scope_name(quick);
@@ -341,8 +345,14 @@ impl Recall<'_> {
             let r = judge(known, scope, step.discovery.as_ref(), step.refused.clone());
             self.observer.deck_done(&r, step.seconds);
             rows.push((r, step.seconds));
+            files = self.write(
+                &decks,
+                &rows,
+                command.clone(),
+                pool.current_num_threads(),
+                started,
+            )?;
         }
-        let files = self.write(&decks, &rows, command, pool.current_num_threads(), started)?;
         Ok(RecallAnswer {
             decks: chosen.into_iter().cloned().collect(),
             rows,
@@ -400,8 +410,12 @@ impl Recall<'_> {
                 }
             }
         };
-        let text = serde_json::to_vec(&step).map_err(RunError::failed)?;
-        write(&file, &text)?;
+        // A refusal is checked again next time (it costs nothing, and a later discover may
+        // take the deck).
+        if step.discovery.is_some() {
+            let text = serde_json::to_vec(&step).map_err(RunError::failed)?;
+            write(&file, &text)?;
+        }
         Ok(step)
     }
 
