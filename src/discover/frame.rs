@@ -311,6 +311,29 @@ impl DeckFrame {
 mod tests {
     use super::*;
 
+    // Source: results/census/cycles-30-2J2Q2K2A.txt: the cycle of 2J2Q2K2A + 30 passes through
+    // `-J-/------K-A----A---------Q-Q-J---K--- (2)`, the mirror image of a deck of this frame.
+    #[test]
+    fn the_sweep_holds_the_king_frames_and_not_the_decks_own() {
+        let deck: DeckSpec = "30-2J2Q2K2A".parse().unwrap();
+        let names: Vec<String> = sweep(deck).iter().map(DeckFrame::display).collect();
+        assert!(names.contains(&"Δ1 K Δ2 K---/-J- (1)".to_string()));
+        assert!(!names.contains(&"Δ1 J-/J- (1)".to_string()));
+        // Every frame: one face card in player 2's hand, the tail its separator's demand.
+        for d in sweep(deck) {
+            assert_eq!(d.frame.other.iter().filter(|&&c| c != NUMBER).count(), 1);
+            assert_eq!(d.frame.tail, vec![NUMBER; d.separator as usize]);
+            assert!(d.k >= 1);
+        }
+        // One card of each face: no 2024 frame, the sweep's smallest instead (unless a separator
+        // is asked for).
+        let one: DeckSpec = "26-1J1Q1K1A".parse().unwrap();
+        let f = derive(one, None, None).unwrap();
+        assert_eq!(f.k, 1);
+        assert!(sweep(one).iter().any(|d| d.frame == f.frame));
+        assert!(derive(one, Some(1), None).is_err());
+    }
+
     #[test]
     fn frames_of_the_named_decks() {
         let f = derive(DeckSpec::STANDARD, None, None).unwrap();
@@ -371,7 +394,9 @@ mod tests {
             (4, "Δ1 J Δ2 J Δ3 J Δ4 J-/--- (1)".into())
         );
         let bad = |s: &str, sep| derive(std, sep, Some(&ends(s))).unwrap_err();
-        assert!(matches!(bad("-/Q-", None), DiscoverError::BadFrame(..)));
+        assert!(matches!(bad("Q-/J-", None), DiscoverError::BadFrame(..)));
+        // Player 2's hand may hold any kind: a Queen with the Jack separator.
+        assert!(derive(std, None, Some(&ends("-/Q-"))).is_ok());
         assert!(matches!(bad("JJ/JJ-", None), DiscoverError::BadFrame(..)));
         assert!(derive(std, Some(2), Some(&ends("-/Q-"))).is_ok());
         let small = derive("4-2J2Q".parse().unwrap(), None, Some(&ends("----/J-"))).unwrap_err();

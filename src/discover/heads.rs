@@ -306,6 +306,9 @@ mod tests {
             max_faces: 0,
             filter_len: 13,
             filter_faces: 4,
+            bare_len: 0,
+            bare_faces: 0,
+            bare_census_limit: 0,
         };
         let f = filter(&df, &scope);
         assert_eq!(f.template, "--J{TEST}J-/J- (1)");
