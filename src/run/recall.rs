@@ -345,9 +345,10 @@ impl Recall<'_> {
             let r = judge(known, scope, step.discovery.as_ref(), step.refused.clone());
             self.observer.deck_done(&r, step.seconds);
             rows.push((r, step.seconds));
+            let table = self.with_finished(&work, &decks, &rows);
             files = self.write(
                 &decks,
-                &rows,
+                &table,
                 command.clone(),
                 pool.current_num_threads(),
                 started,
@@ -358,6 +359,42 @@ impl Recall<'_> {
             rows,
             files,
         })
+    }
+
+    /// `rows`, and every other deck and scope whose discovery a run before finished: the table
+    /// holds everything known, however the runs were cut up (`--deck`, `--scope`).
+    fn with_finished(
+        &self,
+        work: &Path,
+        decks: &[KnownDeck],
+        rows: &[(DeckRecall, f64)],
+    ) -> Vec<(DeckRecall, f64)> {
+        let mut all = Vec::new();
+        for quick in [true, false] {
+            for known in decks {
+                let scope = scope_name(quick);
+                if let Some(r) = rows
+                    .iter()
+                    .find(|(r, _)| r.deck == known.deck && r.scope == scope)
+                {
+                    all.push(r.clone());
+                } else if let Some(step) = self.finished(work, known, quick) {
+                    let r = judge(known, scope, step.discovery.as_ref(), step.refused.clone());
+                    all.push((r, step.seconds));
+                }
+            }
+        }
+        all
+    }
+
+    /// A discovery finished by an earlier run, with this version's fingerprint.
+    fn finished(&self, work: &Path, known: &KnownDeck, quick: bool) -> Option<Step> {
+        let spec: DeckSpec = known.deck.parse().ok()?;
+        let config = Config::new(spec, if quick { Scope::QUICK } else { Scope::DEFAULT });
+        let name = super::discover::name(spec, quick);
+        let text = std::fs::read_to_string(work.join(format!("{name}.json"))).ok()?;
+        let step: Step = serde_json::from_str(&text).ok()?;
+        (step.fingerprint == config.fingerprint()).then_some(step)
     }
 
     /// One deck's discovery: read back when finished before, else run (resuming its own
@@ -374,10 +411,7 @@ impl Recall<'_> {
         let fingerprint = config.fingerprint();
         let name = super::discover::name(spec, quick);
         let file = work.join(format!("{name}.json"));
-        if let Ok(text) = std::fs::read_to_string(&file)
-            && let Ok(step) = serde_json::from_str::<Step>(&text)
-            && step.fingerprint == fingerprint
-        {
+        if let Some(step) = self.finished(work, known, quick) {
             return Ok(step);
         }
         let step = match crate::discover::check(&config) {
