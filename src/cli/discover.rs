@@ -113,7 +113,7 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     census_limit: Option<u64>,
     /// Most positions of one family's backward closure.
-    #[arg(long, default_value_t = 20_000_000, value_name = "N")]
+    #[arg(long, default_value_t = crate::discover::DEFAULT_MAX_POSITIONS, value_name = "N")]
     max_positions: u64,
     /// Worker threads (default: every core).
     #[arg(long)]
@@ -235,16 +235,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
         args.beam.map(|b| b as usize),
     );
     let config = Config {
-        deck,
         separator,
         ends,
         lateral: args.lateral as usize,
         filter,
-        scope,
         fill_limit: args.fill_limit.unwrap_or(scope.fill_limit()),
         census_limit: args.census_limit,
         max_positions: args.max_positions,
         stop_after_censuses: args.stop_after_censuses,
+        ..Config::new(deck, scope)
     };
     crate::discover::check(&config).map_err(|e| BadInput(e.to_string()))?;
     let bars = Bars {
