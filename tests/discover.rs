@@ -37,6 +37,7 @@ const SMALL_HEADS: Scope = Scope {
     ansatz: true,
     frame_sweep: 0,
     frame_sweep_limit: 0,
+    whole_deck_limit: 0,
 };
 
 fn config(deck: &str, scope: Scope) -> Config {
@@ -104,7 +105,17 @@ fn assert_deals_reach_their_cycles(cycles: &[Value], deck: &str) {
 #[test]
 fn a_small_deck_end_to_end_in_seconds() {
     let out = dir("small-cli");
-    let v = discover_json(&["--deck", "8-2J2Q2K2A", "--out", out.to_str().unwrap()], 0);
+    let v = discover_json(
+        &[
+            "--deck",
+            "8-2J2Q2K2A",
+            "--whole-deck-limit",
+            "0",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        0,
+    );
     let cycles = v["balanced_cycles"].as_array().unwrap();
     assert!(!cycles.is_empty());
     let names: Vec<&str> = v["stages"]
@@ -123,6 +134,37 @@ fn a_small_deck_end_to_end_in_seconds() {
         assert!(PathBuf::from(f.as_str().unwrap()).exists());
     }
     let _ = std::fs::remove_dir_all(out);
+}
+
+// Source: results/census/table1.jsonl: every deal of 2J2Q2K2A + 8 played, 168 classes of cycles
+// (11,928 deals). A deck of 3.2e7 deals is played whole: every class, and nothing else.
+#[test]
+fn a_deck_small_enough_is_played_whole_and_every_class_found() {
+    let d = discover(&config("8-2J2Q2K2A", Scope::QUICK), 2, "whole-deck");
+    let names: Vec<&str> = d.stages.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["frame", "deck", "balance"]);
+    assert!(d.balanced_cycles.iter().all(|c| c.found_by == "deck"));
+    // The census deals player 1 first; a deal listed with player 2 to move is the census's deal
+    // with the hands exchanged.
+    let deals: BTreeSet<String> = d
+        .balanced_cycles
+        .iter()
+        .flat_map(|c| &c.balanced)
+        .map(|deal| match deal.strip_suffix(" (2)") {
+            Some(h) => {
+                let (a, b) = h.split_once('/').unwrap();
+                format!("{b}/{a}")
+            }
+            None => deal.strip_suffix(" (1)").unwrap().to_string(),
+        })
+        .collect();
+    assert_eq!(deals.len(), 11928);
+    let cycles = serde_json::to_value(&d.balanced_cycles).unwrap();
+    assert_deals_reach_their_cycles(cycles.as_array().unwrap(), "8-2J2Q2K2A");
+    let k = known("8-2J2Q2K2A");
+    assert_eq!(k.classes.len(), 168);
+    let all: BTreeSet<String> = k.classes.iter().map(|c| c.cycle_id.clone()).collect();
+    assert_eq!(found_classes(&k, &d), all);
 }
 
 #[test]
@@ -278,7 +320,14 @@ fn the_insertion_route_grows_balanced_cycles_the_frame_misses() {
     let deck = "10-2J2Q2K2A";
     let with = |route: Route, threads: usize, name: &str| {
         discover(
-            &config(deck, Scope::DEFAULT.with(route, Some(16))),
+            &config(
+                deck,
+                Scope {
+                    whole_deck_limit: 0,
+                    ..Scope::DEFAULT
+                }
+                .with(route, Some(16)),
+            ),
             threads,
             name,
         )
@@ -807,14 +856,14 @@ fn recall_table_of_a_small_deck_and_bad_input() {
         .filter_map(|v| v.get("recall").cloned())
         .collect();
     assert_eq!(recall.len(), 1);
-    // Table 1: 36 cycles of 6-2J2Q2K2A, 18 classes; the frame is searched whole there.
+    // Table 1: 36 cycles of 6-2J2Q2K2A, 18 classes; the deck is played whole.
     assert_eq!(recall[0]["known"], 18);
     assert_eq!(recall[0]["found"].as_array().unwrap().len(), 18);
-    assert_eq!(recall[0]["searched_whole"], true);
+    assert_eq!(recall[0]["whole_deck"], true);
     assert!(
         std::fs::read_to_string(out.join("recall.md"))
             .unwrap()
-            .contains("| 6-2J2Q2K2A | 14 | 18 (1260) | census | 18/18 (whole) |")
+            .contains("| 6-2J2Q2K2A | 14 | 18 (1260) | census | 18/18 (whole deck) |")
     );
     let bad = ansatz(&[
         "recall",

@@ -24,7 +24,7 @@ use crate::run::discover::{DiscoverAnswer, DiscoverJob, text};
 #[command(after_help = "\
 Examples:
   ansatz discover --quick                       # the standard deck, the smaller scope
-  ansatz discover --deck 16-2J2Q2K2A --json     # a small deck: every deck of its frame
+  ansatz discover --deck 16-2J2Q2K2A --json     # a small deck: every deal played
   ansatz discover --deck camicia --quick --out out/camicia
   ansatz discover --quick --resume              # finish an interrupted run
   ansatz discover --quick --shard 0/4 --out /shared/d   # task 0 of 4 (then: ansatz merge /shared/d/*.bin)
@@ -35,10 +35,12 @@ Examples:
   ansatz discover --quick --frame='--/J-' --route ansatz  # the frame Δ1 J Δ2 J Δ3 J--/J-
   ansatz discover --deck 30-2J2Q2K2A --separator K --frame='---/-J-' --route ansatz  # Δ1 K Δ2 K---/-J-
   ansatz discover --quick --route ansatz --filter=--------Q-AQ-Q-  # heads beside another piece
+  ansatz discover --deck 24-2J2Q2K --whole-deck-limit 0  # take the routes on a deck small enough to play whole
   ansatz discover --fill-limit 3000000000       # also the fills around the 2024 pieces (+20 min)
   ansatz discover --quick --route ansatz --filter=--Q-Q-Q-Q- --census-limit 10000000000  # skip censuses of more than 1e10 decks
 
-Stages: frame (the separator is the deck's lowest face kind, as the Jack of the 2024 frame
+Stages: deck (a deck of at most --whole-deck-limit deals, 1e8 with --quick, else 2e9, is played
+whole: every class it has, and no route is taken), frame (the separator is the deck's lowest face kind, as the Jack of the 2024 frame
 Δ1 J Δ2 J Δ3 J-/J-, or the kind --separator names; the pieces hold the other face kinds; --frame
 gives other ends, a piece more when player 2 holds no separator), filter (the piece of the bare frame
 with the most faces, or the one --filter gives), heads (every head template PREFIX FILTER J HEAD {TEST} J-/J- with HEAD = a
@@ -56,7 +58,7 @@ at once where one card leaves no cycle; with --lateral, lateral moves where two 
 replayed with the reference engine), fill (for each balanced cycle a census reached, its deck with
 the last piece's place, TEST, taking every arrangement of the cards left: P1 J P2 J {TEST} J-/J-;
 the new cycles' families; fills larger than --fill-limit are skipped and listed). Writes DIR/NAME.jsonl and DIR/NAME.txt (NAME =
-discover-DECK[-quick][-sepS][-frameENDS][-filterPIECE][-ansatz|-insertion][-beamN][-lateralN][-fillN][-censusN]); the checkpoint
+discover-DECK[-quick][-sepS][-frameENDS][-filterPIECE][-ansatz|-insertion][-beamN][-lateralN][-fillN][-censusN][-wholeN]); the checkpoint
 goes to DIR/work (out/work/... under results/). The tasks of a job array (--shard I/N) share that
 step folder (give them one --out on a shared file system): each does its own steps first, then any
 left undone, so they split the work side by side and a task alone still finishes; every task
@@ -112,6 +114,11 @@ pub struct Args {
     /// none is; a short --filter or another frame can propose censuses of 10^12 decks).
     #[arg(long, value_name = "N")]
     census_limit: Option<u64>,
+    /// A deck of at most N deals is played whole (every deal, by the exhaustive search: every
+    /// class it has) instead of taking the routes; 0: never. Default: 1e8 with --quick, else 2e9.
+    /// Only with both routes on the deck's own frame.
+    #[arg(long, value_name = "N")]
+    whole_deck_limit: Option<u64>,
     /// Most positions of one family's backward closure.
     #[arg(long, default_value_t = crate::discover::DEFAULT_MAX_POSITIONS, value_name = "N")]
     max_positions: u64,
@@ -124,7 +131,7 @@ pub struct Args {
     /// No progress bars or stage lines.
     #[arg(long, short)]
     quiet: bool,
-    /// Stop after N census parts, as an interruption would (for testing resume); exit 1.
+    /// Stop after N census parts (or parts of a deck played whole), as an interruption would (for testing resume); exit 1.
     #[arg(long, hide = true, value_name = "N")]
     stop_after_censuses: Option<usize>,
     #[command(flatten)]
@@ -221,7 +228,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let lowest = frame::derive(deck, None, None).map(|d| d.separator);
     let separator = separator.filter(|&s| lowest.as_ref().ok() != Some(&s));
     let ends = frame::unless_default(deck, separator, ends);
-    let scope = if args.quick {
+    let mut scope = if args.quick {
         Scope::QUICK
     } else {
         Scope::DEFAULT
@@ -234,6 +241,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         },
         args.beam.map(|b| b as usize),
     );
+    if let Some(n) = args.whole_deck_limit
+        && scope.whole_deck_limit > 0
+    {
+        scope.whole_deck_limit = n;
+    }
     let config = Config {
         separator,
         ends,

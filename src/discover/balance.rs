@@ -30,10 +30,11 @@ pub struct BalancedCycle {
     pub reach: u8,
     /// Every balanced deal of the family, sorted.
     pub balanced: Vec<String>,
-    /// Which route found it first (`ansatz`, else `insertion`).
+    /// Which route found it first (`ansatz`, `frames`, `insertion`), or `deck` when every deal
+    /// of the deck was played.
     pub found_by: String,
-    /// The census that first reached it (a shape, or `*` for every deck of the frame), or
-    /// `insertion`.
+    /// The census that first reached it (a shape, or `*` for every deck of the frame), the frame
+    /// of the sweep, `insertion`, or `whole deck`.
     pub census: String,
     /// What reaches it: a deck of that census (player 1's hand; player 2 holds the frame's), or
     /// the position the insertion grew.
@@ -47,10 +48,10 @@ pub struct Found {
     pub period: u64,
     /// A position whose game reaches the cycle (where its family is taken from).
     pub start: Position,
-    /// `ansatz` or `insertion`.
+    /// `ansatz`, `frames`, `insertion`, or `deck` (every deal played).
     pub found_by: &'static str,
-    /// The census that first reached it (a shape, `*` for every deck of the frame), or
-    /// `insertion`.
+    /// The census that first reached it (a shape, `*` for every deck of the frame), the sweep's
+    /// frame, `insertion`, or `whole deck`.
     pub source: String,
     /// What reached it: player 1's hand in the frame, or the position the insertion grew.
     pub deck: String,

@@ -15,6 +15,7 @@ pub mod frame;
 pub mod heads;
 pub mod insertion;
 pub mod steps;
+pub mod whole;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -82,6 +83,9 @@ pub struct Scope {
     /// frames run stay within this many (0: no sweep).
     pub frame_sweep: u64,
     pub frame_sweep_limit: u64,
+    /// A deck of at most this many deals is played whole ([`whole`]) instead of taking the
+    /// routes (0: never). Only when both routes run on the deck's own frame.
+    pub whole_deck_limit: u64,
 }
 
 impl Scope {
@@ -107,6 +111,7 @@ impl Scope {
         ansatz: true,
         frame_sweep: 2_000_000_000,
         frame_sweep_limit: 200_000_000,
+        whole_deck_limit: 100_000_000,
     };
     /// The default: heads of at most 16 number cards either side, TEST of at most 14 cards (the
     /// hand-run sweep of `scripts/head-sweep.sh`).
@@ -131,6 +136,7 @@ impl Scope {
         ansatz: true,
         frame_sweep: 10_000_000_000,
         frame_sweep_limit: 600_000_000,
+        whole_deck_limit: 2_000_000_000,
     };
 
     /// The largest fill (arrangements of its TEST) the scope runs by default: with `--quick` the
@@ -193,9 +199,13 @@ impl Scope {
         )
     }
 
-    /// The scope with the routes `route` names, and the insertion's beam `beam` when given.
+    /// The scope with the routes `route` names, and the insertion's beam `beam` when given. One
+    /// route alone is that route's run: no deck is played whole instead.
     pub fn with(mut self, route: Route, beam: Option<usize>) -> Scope {
         self.ansatz = route != Route::Insertion;
+        if route != Route::Both {
+            self.whole_deck_limit = 0;
+        }
         if route == Route::Ansatz {
             self.insertion = None;
         }
@@ -238,7 +248,7 @@ pub struct Config {
     pub census_limit: Option<u64>,
     /// Most positions of one family's backward closure.
     pub max_positions: u64,
-    /// Stop after this many censuses, as an interruption would (for testing resume).
+    /// Stop after this many census parts (or parts of a deck played whole), as an interruption would (for testing resume).
     pub stop_after_censuses: Option<usize>,
 }
 
@@ -258,6 +268,18 @@ impl Config {
             max_positions: DEFAULT_MAX_POSITIONS,
             stop_after_censuses: None,
         }
+    }
+}
+
+impl Config {
+    /// The deals of the deck when it is played whole instead of taking the routes: a deck of at
+    /// most the scope's `whole_deck_limit` deals, on its own frame with both routes (a frame, a
+    /// separator or a filter asked for is that route's run).
+    pub fn whole_deck(&self) -> Option<u64> {
+        if self.ends.is_some() || self.separator.is_some() || self.filter.is_some() {
+            return None;
+        }
+        whole::deals_within(&self.deck, self.scope.whole_deck_limit)
     }
 }
 
@@ -362,8 +384,12 @@ impl Config {
         } else {
             String::new()
         };
+        // Named only where it runs, so the checkpoints of decks too large for it keep resuming.
+        let whole = self
+            .whole_deck()
+            .map_or(String::new(), |n| format!(" whole_deck={n}"));
         format!(
-            "discover v2 deck={} scope={} max_positions={}{sep}{ends}{filter}{growth}{lateral}",
+            "discover v2 deck={} scope={} max_positions={}{sep}{ends}{filter}{growth}{lateral}{whole}",
             self.deck,
             self.scope.key(),
             self.max_positions
@@ -701,7 +727,9 @@ pub fn run_steps(
             crate::card::symbol(df.separator),
             df.faces_text(),
             whole,
-            if by_shapes {
+            if config.whole_deck().is_some() {
+                "the deck is played whole instead"
+            } else if by_shapes {
                 "census around accumulator shapes"
             } else {
                 "census of every deck"
@@ -712,10 +740,62 @@ pub fn run_steps(
     obs.finish(&r);
     stages.push(r);
 
+    // A test's interruption: after so many census parts (or parts of the whole deck) computed
+    // here, stop as a kill would (the parts finished so far are kept).
+    let ran = std::sync::atomic::AtomicUsize::new(0);
+    let gate = || {
+        let k = ran.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        match config.stop_after_censuses {
+            Some(stop) if k >= stop => Err(DiscoverError::Stopped(stop)),
+            _ => Ok(()),
+        }
+    };
+
+    // Stage 1b: a deck small enough is played whole; every cycle is then known and the routes
+    // are not taken.
+    let mut list: Vec<Found> = Vec::new();
+    let whole_deck = config.whole_deck();
+    if let Some(deals) = whole_deck {
+        let t = Instant::now();
+        obs.start("deck", deals, "deals");
+        let plan = whole::plan(&config.deck, deals);
+        let names: Vec<String> = (0..whole::PARTS).map(|p| format!("deck-{p}")).collect();
+        let parts: Vec<crate::search::exhaustive::ExhaustiveStats> = steps::run(
+            steps,
+            &names,
+            |p| {
+                gate()?;
+                Ok(whole::run_part(&plan, p, whole::PARTS, &|d| obs.advance(d)))
+            },
+            &|p| obs.advance(whole::part_deals(p, whole::PARTS, deals)),
+        )?;
+        let mut stats = crate::search::exhaustive::ExhaustiveStats::new(2);
+        for p in parts {
+            stats.merge(p);
+        }
+        list = whole::found(&stats);
+        let mut r = report(
+            "deck",
+            stats.deals,
+            "deals",
+            format!(
+                "every deal played (at most {} deals are played whole): {} never end, {} distinct cycles; the routes are not needed",
+                scope.whole_deck_limit,
+                stats.cycles,
+                list.len()
+            ),
+            t,
+        );
+        r.cycles = list.len() as u64;
+        obs.finish(&r);
+        stages.push(r);
+    }
+    let routes = whole_deck.is_none();
+
     let mut filter_text = None;
     let mut accumulators: Vec<Accumulator> = Vec::new();
     let mut shapes: Vec<String> = Vec::new();
-    if scope.ansatz && by_shapes {
+    if routes && scope.ansatz && by_shapes {
         // Stage 2: the filter.
         let t = Instant::now();
         obs.start("filter", 1, "templates");
@@ -867,7 +947,7 @@ pub fn run_steps(
         );
         obs.finish(&r);
         stages.push(r);
-    } else if scope.ansatz {
+    } else if routes && scope.ansatz {
         shapes.push("*".into());
     }
 
@@ -879,16 +959,7 @@ pub fn run_steps(
         .collect();
     let total: u64 = plans.iter().map(|p| p.decks()).sum();
     obs.start("census", total, "decks");
-    let ran = std::sync::atomic::AtomicUsize::new(0);
-    let censuses = run_plans("census", &plans, &shapes, steps, obs, &|| {
-        // A test's interruption: after so many census parts computed here, stop as a kill would
-        // (the parts finished so far are kept).
-        let k = ran.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        match config.stop_after_censuses {
-            Some(stop) if k >= stop => Err(DiscoverError::Stopped(stop)),
-            _ => Ok(()),
-        }
-    })?;
+    let censuses = run_plans("census", &plans, &shapes, steps, obs, &gate)?;
     // Distinct cycles, each with the first census (in shape order) that reached it.
     let mut cycles: BTreeMap<u128, (CycleHit, String)> = BTreeMap::new();
     for c in &censuses {
@@ -915,18 +986,23 @@ pub fn run_steps(
         t,
     );
     r.cycles = cycles.len() as u64;
-    if scope.ansatz {
+    if routes && scope.ansatz {
         obs.finish(&r);
         stages.push(r);
     }
-    let mut list: Vec<Found> = cycles
-        .values()
-        .map(|(hit, shape)| Found::census(&df, hit, shape))
-        .collect();
+    list.extend(
+        cycles
+            .values()
+            .map(|(hit, shape)| Found::census(&df, hit, shape)),
+    );
 
     // Stage 4b: the frame sweep, other frames searched whole, smallest first.
     // Only on the deck's own frame: a frame asked for (`--frame`, `--separator`) is searched alone.
-    if scope.ansatz && scope.frame_sweep > 0 && config.ends.is_none() && config.separator.is_none()
+    if routes
+        && scope.ansatz
+        && scope.frame_sweep > 0
+        && config.ends.is_none()
+        && config.separator.is_none()
     {
         let t = Instant::now();
         let mut frames: Vec<(u64, String, DeckFrame)> = frame::sweep(config.deck)
@@ -979,7 +1055,7 @@ pub fn run_steps(
     }
 
     // Stage 5 (the second route): insertion.
-    if let Some(ins) = scope.insertion {
+    if let Some(ins) = scope.insertion.filter(|_| routes) {
         let t = Instant::now();
         let grown = insertion_stage(config.deck, &ins, config.lateral, steps, obs)?;
         let mut known: std::collections::BTreeSet<u128> = list.iter().map(|f| f.key).collect();
@@ -1058,7 +1134,7 @@ pub fn run_steps(
     // Stage 7: the fills around the balance-making pieces of the balanced cycles the censuses
     // reached (both of a mirror pair when both were met), then the families of their new cycles.
     let mut fills: Vec<CensusDone> = Vec::new();
-    if scope.ansatz && by_shapes && config.fill_limit > 0 {
+    if routes && scope.ansatz && by_shapes && config.fill_limit > 0 {
         let t = Instant::now();
         let decks = list
             .iter()

@@ -33,9 +33,10 @@ pub struct DiscoverAnswer {
 }
 
 /// The name of a discovery's files:
-/// `discover-DECK[-quick][-sepS][-frameENDS][-filterPIECE][-ansatz|-insertion][-beamN][-lateralN][-fillN][-censusN]`
+/// `discover-DECK[-quick][-sepS][-frameENDS][-filterPIECE][-ansatz|-insertion][-beamN][-lateralN][-fillN][-censusN][-wholeN]`
 /// (the separator, the frame's ends and the filter when asked for, the route when only one is taken, the beam and
-/// the fill limit when they are not the scope's own, the census limit when given and the ansatz route runs).
+/// the fill limit when they are not the scope's own, the census limit when given and the ansatz route runs, the
+/// whole-deck limit when not the scope's own).
 pub fn name_of(config: &Config, quick: bool) -> String {
     let scope = &config.scope;
     let own = if quick { Scope::QUICK } else { Scope::DEFAULT };
@@ -68,6 +69,15 @@ pub fn name_of(config: &Config, quick: bool) -> String {
     }
     if let Some(l) = config.census_limit.filter(|_| scope.ansatz) {
         n.push_str(&format!("-census{l}"));
+    }
+    // Both routes on the deck's own frame take the scope's limit unless told otherwise.
+    let own_whole = if scope.ansatz && scope.insertion.is_some() {
+        own.whole_deck_limit
+    } else {
+        0
+    };
+    if scope.whole_deck_limit != own_whole {
+        n.push_str(&format!("-whole{}", scope.whole_deck_limit));
     }
     n
 }
@@ -544,5 +554,17 @@ mod tests {
             "discover-standard-quick-filter00000000Q0AQ0Q0-ansatz"
         );
         assert_ne!(f.fingerprint(), c.fingerprint());
+        // The whole-deck limit is named only when not the scope's own; a single route has none.
+        let w = Config {
+            scope: Scope {
+                whole_deck_limit: 0,
+                ..Scope::QUICK
+            },
+            ..c.clone()
+        };
+        assert_eq!(name_of(&w, true), "discover-standard-quick-whole0");
+        assert!(!name_of(&f, true).contains("whole"));
+        // Too large to play whole: the fingerprint is the one before the stage existed.
+        assert_eq!(w.fingerprint(), c.fingerprint());
     }
 }

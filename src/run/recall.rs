@@ -193,8 +193,12 @@ pub struct DeckRecall {
     /// Balanced classes the discovery found that the known answer lacks (only possible where
     /// the answer is a catalogue, not a census).
     pub new: Vec<FoundClass>,
-    /// Whether a census of every deck of the frame ran (a deck small enough to search whole).
+    /// Whether a census of every deck of the frame ran (a frame small enough to search whole).
     pub searched_whole: bool,
+    /// Whether every deal of the deck was played (a deck small enough to play whole: the
+    /// discovery's `deck` stage), which finds every class.
+    #[serde(default)]
+    pub whole_deck: bool,
     /// Why no discovery ran (a deck with no frame), if none did.
     pub refused: Option<String>,
 }
@@ -259,6 +263,7 @@ pub fn judge(
         known: known.classes.len(),
         new,
         searched_whole: d.is_some_and(|d| d.censuses.iter().any(|c| c.shape == "*")),
+        whole_deck: d.is_some_and(|d| d.stages.iter().any(|s| s.name == "deck")),
         refused,
     }
 }
@@ -498,8 +503,9 @@ pub fn markdown(decks: &[KnownDeck], rows: &[(DeckRecall, f64)], run: &Run) -> S
          never ends, and the Camicia deck), and the standard deck against the catalogue. \
          A class is a cycle and its mirror image (the players exchanged); the known classes are \
          those a deal of the deck's own split reaches. Each deck runs `ansatz discover --deck \
-         DECK` with `--quick` and without, nothing else set. *whole*: the discovery searched \
-         every deck of its frame (a small deck). Written by `{}`; the seconds are those of this \
+         DECK` with `--quick` and without, nothing else set. *whole deck*: the deck has few \
+         enough deals that the discovery played every one (and so found every class); *whole \
+         frame*: it searched every deck of its frame, the routes' first stage. Written by `{}`; the seconds are those of this \
          machine ({}, {} threads).\n",
         run.command, run.machine, run.threads
     );
@@ -516,8 +522,10 @@ pub fn markdown(decks: &[KnownDeck], rows: &[(DeckRecall, f64)], run: &Run) -> S
                 } else {
                     format!("{}/{}", r.found.len(), r.known)
                 };
-                if r.searched_whole {
-                    c.push_str(" (whole)");
+                if r.whole_deck {
+                    c.push_str(" (whole deck)");
+                } else if r.searched_whole {
+                    c.push_str(" (whole frame)");
                 }
                 if !r.new.is_empty() {
                     c.push_str(&format!(" +{} new", r.new.len()));

@@ -1,0 +1,124 @@
+//! The whole-deck stage: a deck with few enough deals is played deal by deal by the exhaustive
+//! search, so every cycle a deal of its own split reaches is known exactly and the routes have
+//! nothing to add. The work is the search's prefix-sharing tasks, dealt round-robin into
+//! [`PARTS`] steps so that a discovery checkpoints and shares it out as it does a census.
+
+use rayon::prelude::*;
+
+use super::balance::Found;
+use crate::card::DeckSpec;
+use crate::notation::Notation;
+use crate::position::Position;
+use crate::search::exhaustive::{ExhaustiveStats, MAX_CARDS, Plan, deal_count};
+
+/// How many steps the deck's deals are cut into.
+pub const PARTS: usize = 16;
+
+/// How many tasks the search is cut into (more than the parts, so that each part's tasks share
+/// the threads evenly).
+const TASKS: u64 = 4096;
+
+/// The deals of `deck` when it is small enough to be played whole within `limit` deals (and the
+/// exhaustive search takes it); `None` otherwise or when `limit` is 0.
+pub fn deals_within(deck: &DeckSpec, limit: u64) -> Option<u64> {
+    if limit == 0 || deck.total() > MAX_CARDS || deck.total() < 2 {
+        return None;
+    }
+    let n = u64::try_from(deal_count(deck)?).ok()?;
+    (n <= limit).then_some(n)
+}
+
+/// The search of every deal of `deck`, cut into tasks.
+pub fn plan(deck: &DeckSpec, deals: u64) -> Plan {
+    Plan::new(deck, (deals / TASKS).max(1))
+}
+
+/// Part `p` of `parts`: the tasks `p`, `p + parts`, ... (the planning phase's counts go with
+/// part 0), merged in task order so the answer does not depend on the threads. `progress` gets
+/// each task's deals.
+pub fn run_part(
+    plan: &Plan,
+    p: usize,
+    parts: usize,
+    progress: &(dyn Fn(u64) + Sync),
+) -> ExhaustiveStats {
+    let mine: Vec<usize> = (p..plan.tasks()).step_by(parts).collect();
+    let done: Vec<ExhaustiveStats> = mine
+        .par_iter()
+        .map(|&i| {
+            let s = plan.run_task(i);
+            progress(s.deals);
+            s
+        })
+        .collect();
+    let mut stats = if p == 0 {
+        progress(plan.head.deals);
+        plan.head.clone()
+    } else {
+        ExhaustiveStats::new(2)
+    };
+    for s in done {
+        stats.merge(s);
+    }
+    stats
+}
+
+/// About the deals of one part, for the progress of a part run elsewhere: the tasks' deals are
+/// the search's own business, and an even share is near enough for a bar.
+pub fn part_deals(p: usize, parts: usize, deals: u64) -> u64 {
+    deals / parts as u64 + u64::from((p as u64) < deals % parts as u64)
+}
+
+/// Every cycle the search met, in cycle-id order: the cycle's own position reaches it.
+pub fn found(stats: &ExhaustiveStats) -> Vec<Found> {
+    stats
+        .distinct_cycles
+        .iter()
+        .filter_map(|(id, class)| {
+            let pos = Position::parse(id, Notation::Dash)
+                .expect("the exhaustive search writes cycle ids it can read");
+            let key = pos.pack()?;
+            Some(Found {
+                key,
+                period: class.period,
+                deck: id.clone(),
+                start: pos,
+                found_by: "deck",
+                source: "whole deck".into(),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Cut into parts or not, the search counts the same deals and cycles as the single run.
+    #[test]
+    fn the_parts_add_up_to_the_whole_search() {
+        let deck: DeckSpec = "6-2J2Q2K2A".parse().unwrap();
+        let deals = deals_within(&deck, u64::MAX).unwrap();
+        let p = plan(&deck, deals);
+        assert!(p.tasks() > PARTS, "enough tasks to share out");
+        let mut all = ExhaustiveStats::new(2);
+        for part in 0..PARTS {
+            all.merge(run_part(&p, part, PARTS, &|_| {}));
+        }
+        let whole = crate::search::exhaustive::prefix_sharing(&deck);
+        assert_eq!(all, whole);
+        assert_eq!(all.deals, deals);
+        // Table 1 (results/census/table1.jsonl): 36 cycles of 6-2J2Q2K2A.
+        assert_eq!(found(&all).len(), 36);
+    }
+
+    #[test]
+    fn only_decks_within_the_limit_are_played_whole() {
+        let small: DeckSpec = "6-2J2Q2K2A".parse().unwrap();
+        let n = deals_within(&small, u64::MAX).unwrap();
+        assert_eq!(deals_within(&small, n), Some(n));
+        assert_eq!(deals_within(&small, n - 1), None);
+        assert_eq!(deals_within(&small, 0), None);
+        assert_eq!(deals_within(&DeckSpec::STANDARD, u64::MAX), None);
+    }
+}
