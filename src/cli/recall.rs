@@ -83,7 +83,9 @@ impl RecallObserver for Lines {
                 r.scope,
                 r.found.len(),
                 r.known,
-                if r.searched_whole {
+                if r.whole_deck {
+                    " (every deal played)"
+                } else if r.searched_whole {
                     " (frame searched whole)"
                 } else {
                     ""
@@ -161,7 +163,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 format!("{}/{}", r.found.len(), r.known),
                 s,
                 routes.join(","),
-                if r.searched_whole { " (whole)" } else { "" }
+                if r.whole_deck {
+                    " (whole deck)"
+                } else if r.searched_whole {
+                    " (whole frame)"
+                } else {
+                    ""
+                }
             )?;
         }
         writeln!(out, "files     {}", a.files.join(", "))?;
