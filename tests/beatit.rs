@@ -2,7 +2,7 @@
 //! census, the command line (bad input, JSON, node limit) and `play` with scripted input.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::OnceLock;
 
 use ansatz::beatit::cards::GameSetup;
@@ -313,7 +313,7 @@ fn cli_bad_input_exits_2() {
 
 /// Plays `play` with scripted stdin and returns its output.
 fn play(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ansatz"))
+    let mut child = super::common::ansatz_command()
         .args(["beat-it", "play"])
         .args(args)
         .stdin(Stdio::piped())

@@ -25,9 +25,25 @@ pub fn data_lines(name: &str) -> Vec<String> {
         .collect()
 }
 
+/// The `ansatz` binary as a command, started through `ANSATZ_TEST_RUNNER` when it is set (a
+/// program and its arguments, split at spaces: `qemu-aarch64 -L /usr/aarch64-linux-gnu` runs the
+/// tests built for ARM on an x86 machine, as `scripts/test-aarch64.sh` does).
+pub fn ansatz_command() -> Command {
+    let bin = env!("CARGO_BIN_EXE_ansatz");
+    match std::env::var("ANSATZ_TEST_RUNNER") {
+        Ok(runner) if !runner.trim().is_empty() => {
+            let mut words = runner.split_whitespace();
+            let mut c = Command::new(words.next().unwrap());
+            c.args(words).arg(bin);
+            c
+        }
+        _ => Command::new(bin),
+    }
+}
+
 /// Runs the `ansatz` binary with `args`.
 pub fn ansatz(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ansatz"))
+    ansatz_command()
         .args(args)
         .output()
         .expect("running ansatz")
@@ -36,7 +52,7 @@ pub fn ansatz(args: &[&str]) -> Output {
 /// Runs the `ansatz` binary with `args` and `ANSATZ_ISA=isa`; its JSON output without the keys
 /// `drop` (timings and rates, which differ between runs).
 pub fn json_with_isa(isa: &str, args: &[&str], drop: &[&str]) -> serde_json::Value {
-    let o = Command::new(env!("CARGO_BIN_EXE_ansatz"))
+    let o = ansatz_command()
         .args(args)
         .env("ANSATZ_ISA", isa)
         .output()

@@ -650,7 +650,7 @@ fn a_discovery_into_results_rebuilds_the_catalogue() {
         assembled.join("paper-2024-k3.jsonl"),
     )
     .unwrap();
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_ansatz"))
+    let o = super::common::ansatz_command()
         .args([
             "discover",
             "--quick",

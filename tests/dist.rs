@@ -4,7 +4,7 @@
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Output, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
@@ -313,7 +313,7 @@ fn free_hosts(n: usize) -> String {
 }
 
 fn spawn(args: &[String]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_ansatz"))
+    super::common::ansatz_command()
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

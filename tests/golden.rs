@@ -41,7 +41,7 @@ fn workdir(case: &str) -> PathBuf {
 }
 
 fn command(dir: &Path, args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_ansatz"));
+    let mut c = super::common::ansatz_command();
     c.args(args).current_dir(dir);
     c
 }

@@ -245,7 +245,7 @@ fn every_command_the_readme_and_the_manual_show_parses() {
             {
                 args.truncate(end);
             }
-            let o = Command::new(env!("CARGO_BIN_EXE_ansatz"))
+            let o = super::common::ansatz_command()
                 .args(&args[1..])
                 .env("ANSATZ_PARSE_ONLY", "1")
                 .output()

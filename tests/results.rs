@@ -31,7 +31,7 @@ fn result_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// Runs `ansatz reproduce` from the repository root (recorded commands name files relative to it).
 fn reproduce(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_ansatz"))
+    super::common::ansatz_command()
         .arg("reproduce")
         .args(args)
         .current_dir(root())
@@ -147,7 +147,7 @@ fn the_main_job_leaves_a_clone_clean() {
         "-qm",
         "x",
     ]);
-    let o = Command::new(env!("CARGO_BIN_EXE_ansatz"))
+    let o = super::common::ansatz_command()
         .args(["assemble", "--balance", "-q"])
         .current_dir(&dir)
         .output()
@@ -168,7 +168,7 @@ fn the_main_job_leaves_a_clone_clean() {
 fn checkpoints_and_shard_files_never_go_under_results() {
     let dir = tmp("work");
     let run = |args: &[&str]| {
-        let o = Command::new(env!("CARGO_BIN_EXE_ansatz"))
+        let o = super::common::ansatz_command()
             .args(args)
             .current_dir(&dir)
             .output()

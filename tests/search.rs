@@ -422,7 +422,7 @@ fn cli_random_plots_svg_and_png() {
 fn exhaustive_answer_does_not_depend_on_the_isa() {
     let run = |isa: &str| {
         let dir = tmp_out(&format!("isa-{isa}"));
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ansatz"))
+        let out = super::common::ansatz_command()
             .args([
                 "search",
                 "exhaustive",
