@@ -35,23 +35,21 @@ Examples:
   ansatz discover --quick --frame='--/J-' --route ansatz  # the frame Δ1 J Δ2 J Δ3 J--/J-
   ansatz discover --deck 30-2J2Q2K2A --separator K --frame='---/-J-' --route ansatz  # Δ1 K Δ2 K---/-J-
   ansatz discover --quick --route ansatz --filter=--------Q-AQ-Q-  # heads beside another piece
-  ansatz discover --deck 24-2J2Q2K --whole-deck-limit 0  # take the routes on a deck small enough to play whole
+  ansatz discover --deck 24-2J2Q2K --whole-deck-limit 0  # the routes on a deck small enough to play whole
   ansatz discover --fill-limit 3000000000       # also the fills around the 2024 pieces (+20 min)
   ansatz discover --quick --route ansatz --filter=--Q-Q-Q-Q- --census-limit 10000000000  # skip censuses of more than 1e10 decks
 
-Stages: deck (a deck of at most --whole-deck-limit deals, 1e8 with --quick, else 2e9, is played
-whole: every class it has, and no route is taken), frame (the separator is the deck's lowest face kind, as the Jack of the 2024 frame
-Δ1 J Δ2 J Δ3 J-/J-, or the kind --separator names; the pieces hold the other face kinds; --frame
-gives other ends, a piece more when player 2 holds no separator), filter (the piece of the bare frame
-with the most faces, or the one --filter gives), heads (every head template PREFIX FILTER J HEAD {TEST} J-/J- with HEAD = a
+Stages: deck (a deck of at most --whole-deck-limit deals is played whole, no route taken), frame
+(the separator is the deck's lowest face kind, as the Jack of the 2024 frame Δ1 J Δ2 J Δ3 J-/J-, or
+--separator's; the pieces hold the other face kinds; --frame gives other ends, a piece more when
+player 2 holds no separator), filter (the piece of the bare frame with the most faces, or --filter), heads (every head template PREFIX FILTER J HEAD {TEST} J-/J- with HEAD = a
 number cards, one face, b number cards: its pieces, exactly, and their accumulation), census (every
 deck holding each accumulator shape, and each shape of the bare frame's pieces whose census is
 small, the rest of the deck in every arrangement; a deck whose frame has at most 2e8 arrangements
 is searched whole instead), frames (other frames searched whole, smallest first: every separator
 kind with a tail of the number cards it demands, player 2 holding one face card of any kind with
 up to one number card before it and two after; 2e9 decks in all with --quick, else 1e10),
-insertion (the second route: every cycle of
-small decks of the deck's kinds, grown card by card toward the deck by inserting one card anywhere
+insertion (the second route: every cycle of small decks of the deck's kinds, grown card by card toward the deck by inserting one card anywhere
 in either hand, the beam of cycles that pass closest to an even split kept at each size; two cards
 at once where one card leaves no cycle; with --lateral, lateral moves where two cards fail too), balance
 (each cycle's family by backward play; the balanced cycles up to exchanging the players, every deal
@@ -114,9 +112,8 @@ pub struct Args {
     /// none is; a short --filter or another frame can propose censuses of 10^12 decks).
     #[arg(long, value_name = "N")]
     census_limit: Option<u64>,
-    /// A deck of at most N deals is played whole (every deal, by the exhaustive search: every
-    /// class it has) instead of taking the routes; 0: never. Default: 1e8 with --quick, else 2e9.
-    /// Only with both routes on the deck's own frame.
+    /// A deck of at most N deals is played whole (every class it has), with both routes on its own
+    /// frame, instead of taking them; 0: never. Default: 1e8 with --quick, else 2e9.
     #[arg(long, value_name = "N")]
     whole_deck_limit: Option<u64>,
     /// Most positions of one family's backward closure.
@@ -241,9 +238,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         },
         args.beam.map(|b| b as usize),
     );
-    if let Some(n) = args.whole_deck_limit
-        && scope.whole_deck_limit > 0
-    {
+    // One route alone plays nothing whole (`Scope::with`), whatever the flag says.
+    if let (Some(n), true) = (args.whole_deck_limit, scope.whole_deck_limit > 0) {
         scope.whole_deck_limit = n;
     }
     let config = Config {
