@@ -133,15 +133,7 @@ pub fn seed_decks(deck: DeckSpec, max_deals: u64) -> Vec<DeckSpec> {
 pub fn seeds(deck: DeckSpec, max_deals: u64) -> Vec<Grown> {
     let mut all: BTreeMap<u128, Grown> = BTreeMap::new();
     for d in seed_decks(deck, max_deals) {
-        let plan = crate::search::exhaustive::Plan::new(&d, u64::MAX);
-        let mut stats = plan.head.clone();
-        let parts: Vec<_> = (0..plan.tasks())
-            .into_par_iter()
-            .map(|i| plan.run_task(i))
-            .collect();
-        for p in parts {
-            stats.merge(p);
-        }
+        let stats = super::whole::play(&d);
         for (id, class) in &stats.distinct_cycles {
             let pos = Position::parse(id, crate::notation::Notation::Dash)
                 .expect("the search writes cycle ids it can read");

@@ -63,6 +63,17 @@ pub fn run_part(
     stats
 }
 
+/// Every deal of `deck` (at most `u64::MAX` of them), all parts here: the totals of the search.
+pub fn play(deck: &DeckSpec) -> ExhaustiveStats {
+    let deals = deals_within(deck, u64::MAX).expect("a deck the exhaustive search takes");
+    let plan = plan(deck, deals);
+    let mut stats = ExhaustiveStats::new(2);
+    for p in 0..PARTS {
+        stats.merge(run_part(&plan, p, PARTS, &|_| {}));
+    }
+    stats
+}
+
 /// About the deals of one part, for the progress of a part run elsewhere: the tasks' deals are
 /// the search's own business, and an even share is near enough for a bar.
 pub fn part_deals(p: usize, parts: usize, deals: u64) -> u64 {
