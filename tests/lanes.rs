@@ -10,13 +10,16 @@ use ansatz::engine::{Outcome, reference};
 use ansatz::position::Position;
 use proptest::prelude::*;
 
-/// Every game's finish under `isa` (None: the processor lacks it).
+/// Every game's finish under `isa` (None, and a line saying so: the processor lacks it).
 fn finishes(isa: Isa, games: &[Deal64], limit: u32) -> Option<Vec<Finish>> {
     let mut out = vec![None; games.len()];
     let ran = lanes64::run_with_isa(isa, games, limit, |i, f| {
         assert!(out[i].is_none(), "game {i} reported twice");
         out[i] = Some(f);
     });
+    if !ran {
+        eprintln!("{}: skipped, this processor lacks it", isa.name());
+    }
     ran.then(|| {
         out.into_iter()
             .enumerate()

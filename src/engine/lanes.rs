@@ -6,7 +6,7 @@
 //! over the plane ([`Plane`]): `u32` for hands of up to 32 cards, `u64` for up to 64. The
 //! exhaustive search walks its tree in this form and queues its fully fixed games, in this form,
 //! for the vector lanes of `search/exhaustive/tally.rs` (which play them with the kinds queue of
-//! `kinds64.rs`, or the planes loop of `avx512_moves.rs`); [`Game::finish`] plays one the plain
+//! `kinds64.rs`); [`Game::finish`] plays one the plain
 //! way, one card at a time, and is the oracle the tests hold every lane engine to.
 
 pub use super::isa::Isa;

@@ -4,7 +4,7 @@
 //!
 //! A hand can hold every card of a standard deck. A hand is three bit planes, bit `i` for its card `i` (top
 //! first): `faces` is set for penalty cards, `lo` and `hi` hold the penalty less one. The move
-//! loop is written once (`moves64.rs`) over a lane vector (`vec64.rs`) and instantiated here for
+//! loop is written once (`moves64.rs`) over a lane vector (`vec64/`) and instantiated here for
 //! AVX-512 (eight lanes), AVX2 (four) and portable code (four plain `u64`s); [`Lanes64::run`]
 //! picks the best the processor has (`ANSATZ_ISA` overrides it). Random search, `ansatz bench`
 //! and the piece enumeration hand their games here in batches (`batch64.rs`); games still going

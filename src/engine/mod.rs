@@ -7,7 +7,7 @@
 //! - [`lanes`]: the lanes' game form ([`lanes::Game`], with [`lanes::Game::finish`], the plain
 //!   one-card-at-a-time oracle of every lane engine from any move boundary), and [`lanes::Plane`].
 //! - [`lanes64`]: whole-deck games, one `u64` lane each: the planes loop (`moves64.rs`) and the
-//!   kinds-queue loop (`kinds64.rs`), each written once over a lane vector (`vec64.rs`); [`batch64`]:
+//!   kinds-queue loop (`kinds64.rs`), each written once over a lane vector (`vec64/`, a module per instruction set); [`batch64`]:
 //!   games waiting for them, the ones still going handed back in order.
 //! - [`isa`]: the one choice of instruction set, and each vector form's feature list.
 //! - [`trace`]: every position at trick boundaries, for `ansatz play --trace`.
@@ -23,13 +23,11 @@
 //! | random batches (`bench`, `search random`) | [`lanes64`]: kinds loop, 8 `u64` lanes, 2 groups (planes loop past 31 face cards) | [`lanes64`]: kinds loop, 4 `u64` lanes, 2 groups | [`bits`] one by one | plain `u64` lanes are slower than the bitboard engine |
 //! | exhaustive search, decks of up to 34 cards | kinds loop, 16 `u32` lanes (`search/exhaustive/tally`) | kinds loop, 8 `u32` lanes | one by one (`Node::trick`) | the fully fixed games of the tree walk, counted in the lanes |
 //! | exhaustive search, 35 to 52 cards | split lanes, 16 `u32` lanes (with VBMI2), else kinds loop in 8 `u64` lanes | kinds loop, 4 `u64` lanes | one by one | as above |
-//! | a batch past the kinds queue (more than 15 / 31 face cards) | planes loop (`avx512_moves.rs`) | one by one | one by one | no census deck has one |
+//! | exhaustive search of a deck past the kinds queue (more than 15 face cards in up to 34 cards, 31 in more) | one by one | one by one | one by one | faster than a planes loop in the lanes on such decks |
 //! | reference, tests | [`reference`](mod@reference), [`lanes::Game::finish`] | same | same | the oracles, plain code |
 //!
 //! ARM runs the portable column (no NEON form yet: none was measured on ARM hardware).
 
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod avx512_moves;
 pub mod batch64;
 pub mod bits;
 pub mod cycle;

@@ -56,7 +56,7 @@ pub const NARROW_CARDS: usize = 32;
 /// game.) So the tree walk, the one-by-one trick and the kinds lanes all play such a deck exactly
 /// in `u32` planes; the kinds lanes also keep each trick's count in 16 bits, which the leaves
 /// are checked for (`flush::push_narrow`). A deck of 35 cards could put a face card 34th, and
-/// more than 15 face cards take the lanes' planes loop, never run on such hands: both stay wide.
+/// more than 15 face cards do not fit the `u32` kinds lanes: both stay wide.
 /// Without vector lanes or with `lanes` off the deck plays wide, which the tests compare.
 fn narrow_walk(deck: &DeckSpec, lanes: bool) -> bool {
     let n = deck.total();
@@ -773,6 +773,11 @@ fn root<W: Width>(deck: &DeckSpec, lanes: bool, extra: Extra) -> (Ctx, Node<W>) 
             multinomial_u64(&counts)
         })
         .collect();
+    // A deck with more face cards than the lanes' kinds queue holds plays its fully fixed games
+    // one by one: on such decks a planes loop in the lanes is slower than that, with every
+    // instruction set (`ansatz search exhaustive --deck 6-4J4Q4K4A --shard 0/262144`).
+    let faces: u32 = deck.counts[1..].iter().sum();
+    let lanes = lanes && faces <= crate::engine::kinds64::max_faces(W::BITS);
     let ctx = Ctx {
         offset: [0, h1 as u32],
         dealt,

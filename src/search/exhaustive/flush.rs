@@ -15,10 +15,9 @@ pub(super) fn push_narrow(
     game: AbGame<u32>,
 ) {
     if scratch.lanes.tally {
-        // A game of 33 or 34 cards must count within the kinds lanes' 16 bits (their planes
-        // loop, which a batch of games near that count takes, is not for such hands): when it
-        // might not (never in practice: a leaf is made within the first few hundred cards), it
-        // is played on here.
+        // A game of 33 or 34 cards must count within the kinds lanes' 16 bits: when it might
+        // not (never in practice: a leaf is made within the first few hundred cards), it is
+        // played on here.
         let limit = IN_PLACE_TRICKS as u32;
         if ctx.n > NARROW_CARDS && !Batch::<u32>::counts_fit(leaf.cards, ctx.n as u32, limit) {
             return play_fixed(ctx, &mut leaf.node(game.game()), stats);

@@ -1,4 +1,4 @@
-//! The fully fixed games of the exhaustive search in the AVX-512 lanes, counted in the lanes:
+//! The fully fixed games of the exhaustive search in the vector lanes, counted in the lanes:
 //! each game is written straight into the lanes' arrays when the tree walk queues it (no array of
 //! games to transpose later), and a game that ends shorter than the longest so far leaves the
 //! lanes as one count of its winner (no per-game results to store and read back). Only the rare
@@ -9,9 +9,9 @@
 //! 34 with at most 15 face cards: `exhaustive::narrow_walk`), `u64` lanes for the larger decks.
 //! The lanes play with the kinds queue of `engine/kinds64.rs` (`kinds.rs`) when the batch's
 //! games have at most 15 face cards (`u32`) or 31 (`u64`): sixteen or eight lanes with AVX-512,
-//! eight or four with AVX2. Past that, AVX-512 plays the batch with the lanes' own loop in
-//! planes (`engine/avx512_moves.rs`, `report: tally`) and AVX2 hands it back to be played one by
-//! one. With AVX-512 VBMI2 a `u64` batch whose games have at most 60 cards and 15 face cards
+//! eight or four with AVX2. A deck with more face cards never comes here: the tree walk plays
+//! its games one by one (`exhaustive::root`), which was measured faster than a planes loop in
+//! the lanes for such decks. With AVX-512 VBMI2 a `u64` batch whose games have at most 60 cards and 15 face cards
 //! plays in sixteen `u32` lanes instead, each face plane in two words (`split.rs`). The
 //! reference is the one-by-one play of every game (`lanes::Game::finish`): `tests` hold every
 //! loop, in every instruction set the processor has, to it.
@@ -24,9 +24,9 @@
 // tests of their portable form, so their x86-only callers leave parts unused there.
 
 use crate::engine::lanes::{Game, Isa, Plane};
+use crate::engine::vec64::Vec64;
 
 use super::{AbGame, BATCH};
-use crate::engine::vec64::Vec64;
 
 mod kinds;
 #[cfg(target_arch = "x86_64")]
@@ -35,20 +35,14 @@ mod split;
 /// Values of padding past a batch that the lanes' whole-vector loads and stores touch.
 const PAD: usize = 16;
 
-/// Idle lanes of a group of 16 `u32` lanes that trigger a refill (as the general lanes:
-/// refilling at once was measured faster than waiting for more idle lanes).
-const REFILL: usize = 4;
-
-/// Idle lanes of a group of eight `u64` lanes that trigger a refill (as the general lanes).
-const REFILL64: usize = 2;
-
 /// A lane element the batch plays in: `u32` or `u64`.
 pub(super) trait TallyPlane: Plane + From<u32> + Into<u64> {
     /// `x`, which fits (a card count).
     fn of_u64(x: u64) -> Self;
     /// Plays the batch's games ([`Batch::run`]) in the lanes of the instruction set `isa`;
-    /// false, and nothing played, when those lanes cannot take the batch (no vector lanes
-    /// there, or a game beyond what their kinds queue holds).
+    /// false, and nothing played, when `isa` has no vector lanes (the portable path plays the
+    /// games one by one: faster than plain `u64` lanes) or a game has more face cards than the
+    /// kinds queue holds (never from the search: see `exhaustive::root`).
     ///
     /// # Safety
     /// The processor has `isa`'s features, and every array of the batch holds `BATCH + PAD`
@@ -343,14 +337,14 @@ impl Batch<u32> {
     /// Whether a game of a deck of `cards` cards, after `before` cards, counts its cards within
     /// the `u32` kinds lanes' 16 bits for `limit` tricks (at most `cards` cards a trick): checked
     /// for the games of 33 and 34 cards (why their hands fit 32-bit planes:
-    /// `exhaustive::narrow_walk`), which the lanes' planes loop must never get.
+    /// `exhaustive::narrow_walk`).
     pub fn counts_fit(before: u64, cards: u32, limit: u32) -> bool {
         before + u64::from(cards) * u64::from(limit) < 1 << 16
     }
 }
 
-/// [`TallyPlane::play`] in 16 `u32` lanes: with the kinds queue (`kinds.rs`) when every game
-/// of the batch has at most `kinds64::max_faces(32)` face cards, else in planes.
+/// [`TallyPlane::play`] in 16 `u32` lanes with the kinds queue (`kinds.rs`); false when a game
+/// of the batch has more than `kinds64::max_faces(32)` face cards.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn play_u32(batch: &mut Batch<u32>, limit: u32) -> bool {
@@ -358,19 +352,16 @@ unsafe fn play_u32(batch: &mut Batch<u32>, limit: u32) -> bool {
     // SAFETY: the processor has AVX-512 (the caller's contract) and BMI2 (`Isa::get` checks
     // them together).
     let v = unsafe { Avx512x16::splat(0) };
-    if kinds::convert(v, batch, limit) {
-        // SAFETY: as above. (One group: see `kinds::play`.)
-        unsafe { kinds::play::<u32, Avx512x16, 1>(batch, limit) }
-    } else {
-        // SAFETY: the caller's contract.
-        unsafe { play_planes_u32(batch, limit) }
+    if !kinds::convert(v, batch, limit) {
+        return false;
     }
+    // SAFETY: as above. (One group: see `kinds::play`.)
+    unsafe { kinds::play::<u32, Avx512x16, 1>(batch, limit) };
     true
 }
 
 /// [`TallyPlane::play`] in the AVX2 lanes `V` (eight `u32` or four `u64`) with the kinds queue;
-/// false when a game has more face cards than the kinds hold (AVX2 has no planes loop: such
-/// batches, of decks no census plays, go one by one).
+/// false when a game of the batch does not fit it.
 ///
 /// # Safety
 /// The processor has AVX2 and its companions (`Isa::Avx2`); the batch's arrays have room.
@@ -390,42 +381,9 @@ unsafe fn play_avx2<E: TallyPlane, V: Vec64<Elem = E>>(batch: &mut Batch<E>, lim
 /// Groups of AVX2 lanes stepped side by side (sixteen vector registers: more groups spill).
 const AVX2_GROUPS: usize = 1;
 
-/// [`TallyPlane::play`] in 16 `u32` lanes holding each hand's face kinds in two planes, for
-/// any number of face cards.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn play_planes_u32(batch: &mut Batch<u32>, limit: u32) {
-    use crate::engine::avx512_moves::{
-        group_move, group_refill, move_loop, refill_cards, report_stopped,
-    };
-    use std::arch::x86_64::{
-        __m512i, __mmask16, _mm512_add_epi32 as add, _mm512_and_si512, _mm512_andnot_si512,
-        _mm512_cmpeq_epi32_mask as cmpeq, _mm512_cmpge_epu32_mask as cmpge,
-        _mm512_cmplt_epu32_mask as cmplt, _mm512_lzcnt_epi32 as lzcnt,
-        _mm512_mask_add_epi32 as mask_add, _mm512_mask_blend_epi32 as blend,
-        _mm512_mask_expandloadu_epi32 as expandload, _mm512_mask_or_epi32 as mask_or,
-        _mm512_mask_xor_epi32 as mask_xor, _mm512_maskz_add_epi32 as maskz_add,
-        _mm512_maskz_compress_epi32 as maskz_compress, _mm512_maskz_mov_epi32 as maskz_mov,
-        _mm512_maskz_sllv_epi32 as maskz_sllv, _mm512_min_epu32 as min, _mm512_or_si512,
-        _mm512_set1_epi32 as set1, _mm512_setzero_si512, _mm512_sllv_epi32 as sllv,
-        _mm512_srli_epi32 as srli, _mm512_srlv_epi32 as srlv, _mm512_storeu_si512 as storeu,
-        _mm512_sub_epi32 as sub,
-    };
-    let soa = &mut batch.soa;
-    let out = &mut batch.out;
-    let total = batch.len;
-    // SAFETY: every array of `soa` and `out` holds BATCH + 16 values and `total <= BATCH`, as
-    // the move loop's loads and stores need.
-    let stopped = unsafe {
-        move_loop!(soa: soa, out: out, total: total, limit: limit,
-            lanes: 16, mask: __mmask16, elem: u32, int: i32, refill: REFILL, mid_trick: true,
-            report: tally, groups: 2)
-    };
-    debug_assert_eq!(stopped, total);
-}
-
-/// [`TallyPlane::play`] in eight `u64` lanes: with the kinds queue (`kinds.rs`) when every
-/// game of the batch has at most `kinds64::MAX_FACES` face cards, else in planes.
+/// [`TallyPlane::play`] in eight `u64` lanes with the kinds queue (`kinds.rs`), or in the split
+/// lanes when the games fit them; false when a game of the batch has more than
+/// `kinds64::MAX_FACES` face cards.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn play_u64(batch: &mut Batch<u64>, limit: u32) -> bool {
@@ -433,17 +391,15 @@ unsafe fn play_u64(batch: &mut Batch<u64>, limit: u32) -> bool {
     // SAFETY: the processor has AVX-512 (the caller's contract) and BMI2 (`Isa::get` checks
     // them together).
     let v = unsafe { Avx512::splat(0) };
-    if kinds::convert(v, batch, limit) {
-        if split::available() && split::convert(batch, limit) {
-            // SAFETY: as above, and the processor has VBMI2 (`split::available`).
-            unsafe { play_split(batch, limit) }
-        } else {
-            // SAFETY: as above.
-            unsafe { kinds::play::<u64, Avx512, 2>(batch, limit) }
-        }
+    if !kinds::convert(v, batch, limit) {
+        return false;
+    }
+    if split::available() && split::convert(batch, limit) {
+        // SAFETY: as above, and the processor has VBMI2 (`split::available`).
+        unsafe { play_split(batch, limit) }
     } else {
-        // SAFETY: the caller's contract.
-        unsafe { play_planes_u64(batch, limit) }
+        // SAFETY: as above.
+        unsafe { kinds::play::<u64, Avx512, 2>(batch, limit) }
     }
     true
 }
@@ -456,39 +412,6 @@ unsafe fn play_u64(batch: &mut Batch<u64>, limit: u32) -> bool {
 unsafe fn play_split(batch: &mut Batch<u64>, limit: u32) {
     // SAFETY: the caller's contract.
     unsafe { split::play::<2>(batch, limit) }
-}
-
-/// [`TallyPlane::play`] in eight `u64` lanes holding each hand's face kinds in two planes, for
-/// any number of face cards.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn play_planes_u64(batch: &mut Batch<u64>, limit: u32) {
-    use crate::engine::avx512_moves::{
-        group_move, group_refill, move_loop, refill_cards, report_stopped,
-    };
-    use std::arch::x86_64::{
-        __m512i, __mmask8, _mm512_add_epi64 as add, _mm512_and_si512, _mm512_andnot_si512,
-        _mm512_cmpeq_epi64_mask as cmpeq, _mm512_cmpge_epu64_mask as cmpge,
-        _mm512_cmplt_epu64_mask as cmplt, _mm512_lzcnt_epi64 as lzcnt,
-        _mm512_mask_add_epi64 as mask_add, _mm512_mask_blend_epi64 as blend,
-        _mm512_mask_expandloadu_epi64 as expandload, _mm512_mask_or_epi64 as mask_or,
-        _mm512_mask_xor_epi64 as mask_xor, _mm512_maskz_add_epi64 as maskz_add,
-        _mm512_maskz_compress_epi64 as maskz_compress, _mm512_maskz_mov_epi64 as maskz_mov,
-        _mm512_maskz_sllv_epi64 as maskz_sllv, _mm512_min_epu64 as min, _mm512_or_si512,
-        _mm512_set1_epi64 as set1, _mm512_setzero_si512, _mm512_sllv_epi64 as sllv,
-        _mm512_srli_epi64 as srli, _mm512_srlv_epi64 as srlv, _mm512_storeu_si512 as storeu,
-        _mm512_sub_epi64 as sub,
-    };
-    let soa = &mut batch.soa;
-    let out = &mut batch.out;
-    let total = batch.len;
-    // SAFETY: as in `play_u32` (the arrays hold BATCH + 16 values; eight lanes need 8).
-    let stopped = unsafe {
-        move_loop!(soa: soa, out: out, total: total, limit: limit,
-            lanes: 8, mask: __mmask8, elem: u64, int: i64, refill: REFILL64, mid_trick: true,
-            report: tally, groups: 1)
-    };
-    debug_assert_eq!(stopped, total);
 }
 
 #[cfg(test)]
@@ -562,7 +485,7 @@ mod tests {
                     }
                     if !run(&mut batch, limit, bar) {
                         // Only a batch with a game past the kinds queue may be refused (the
-                        // AVX2 lanes have no planes loop): the search plays it one by one.
+                        // search never makes one: `exhaustive::root`).
                         let most = crate::engine::kinds64::max_faces(E::BITS);
                         assert!(chunk.iter().any(|(g, _)| faces(g) > most), "refused");
                         continue;
@@ -669,25 +592,6 @@ mod tests {
                 |b, l, bar| b.run_with_isa(l, bar, isa),
             );
         }
-    }
-
-    /// The planes' `u32` loop on games the search would play with the kinds queue.
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn narrow_planes_count_what_the_general_lanes_finish() {
-        if !avx512("narrow_planes_count_what_the_general_lanes_finish") {
-            return;
-        }
-        counts_what_the_general_lanes_finish(
-            Batch::default(),
-            &narrow_games(27, crate::engine::kinds64::max_faces(32)),
-            general32,
-            // SAFETY: the processor has AVX-512 (checked above) and the batch has room.
-            |b, l, bar| {
-                b.run_by(l, bar, |b, l| unsafe { play_planes_u32(b, l) });
-                true
-            },
-        );
     }
 
     /// `kinds::convert`, some games at a time in the lanes, writes each game's kinds as
@@ -1062,25 +966,6 @@ mod tests {
                 |b, l, bar| b.run_with_isa(l, bar, isa),
             );
         }
-    }
-
-    /// The planes' `u64` loop on games the search would play with the kinds queue.
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn wide_planes_count_what_the_general_lanes_finish() {
-        if !avx512("wide_planes_count_what_the_general_lanes_finish") {
-            return;
-        }
-        counts_what_the_general_lanes_finish(
-            Batch::default(),
-            &wide_games(24, crate::engine::kinds64::MAX_FACES),
-            general64,
-            // SAFETY: the processor has AVX-512 (checked above) and the batch has room.
-            |b, l, bar| {
-                b.run_by(l, bar, |b, l| unsafe { play_planes_u64(b, l) });
-                true
-            },
-        );
     }
 
     /// The kinds queue's loop in the portable lanes (any processor), against the one-by-one reference ([`Game::finish`]);

@@ -1,13 +1,13 @@
 //! The batch of `tally.rs` played with the kinds queue of `engine/kinds64.rs`, in either width:
 //! sixteen `u32` lanes for decks of up to 32 cards, eight `u64` lanes past them. A hand keeps its
-//! face cards' kinds as two-bit fields in one vector where the planes' loop
-//! (`engine/avx512_moves.rs`) keeps two planes (`lo`, `hi`), so a move carries three fewer state
+//! face cards' kinds as two-bit fields in one vector where the planes loop
+//! (`engine/moves64.rs`) keeps two planes (`lo`, `hi`), so a move carries three fewer state
 //! vectors and about ten fewer operations. The tree walk queues its games in planes; [`convert`]
 //! turns each game's planes into kinds once, before the lanes start. A batch with a game of more
 //! face cards than the lanes' kinds hold (`kinds64::max_faces`: 15 in `u32` lanes, 31 in `u64`;
-//! no census deck: they have eight) takes the planes' loop instead. The references are that loop
-//! and the general lanes: `tally.rs`'s tests hold all of them to the same counts, in AVX-512 and
-//! in the portable lanes. The loop itself ([`play_from`]) takes its games from any [`Source`]:
+//! no census deck: they have eight) is refused, and the search never makes one. The reference is
+//! the one-by-one play of every game: `tally.rs`'s tests hold the loop to it, in every
+//! instruction set the processor has and in the portable lanes. The loop itself ([`play_from`]) takes its games from any [`Source`]:
 //! the batch's own arrays here, or the two-word planes of `split.rs`.
 
 #![cfg_attr(

@@ -1,0 +1,494 @@
+//! The AVX2 forms of the lane vector: four `u64` lanes ([`Avx2`], the random games' lanes) and
+//! eight `u32` lanes ([`Avx2x8`], the exhaustive search's batch of decks of up to 34 cards),
+//! with the per-lane counts AVX2 lacks (leading and trailing zeros) built from float
+//! conversions, and expand-loads from a permutation table.
+
+use super::Vec64;
+use std::arch::x86_64::*;
+use std::ops::{BitAnd, BitOr, Not};
+
+/// Four lanes in a 256-bit AVX2 register (AVX2 and BMI1 needed).
+#[derive(Clone, Copy)]
+pub(crate) struct Avx2(__m256i);
+
+/// An AVX2 lane mask: all ones or zero per lane.
+#[derive(Clone, Copy)]
+pub(crate) struct Avx2Mask(__m256i);
+
+// SAFETY (every `unsafe` block below): a value of these types exists only when the processor
+// has AVX2 (see the module head), and the intrinsics need nothing more.
+impl BitAnd for Avx2Mask {
+    type Output = Self;
+    #[inline(always)]
+    fn bitand(self, o: Self) -> Self {
+        Avx2Mask(unsafe { _mm256_and_si256(self.0, o.0) })
+    }
+}
+
+impl BitOr for Avx2Mask {
+    type Output = Self;
+    #[inline(always)]
+    fn bitor(self, o: Self) -> Self {
+        Avx2Mask(unsafe { _mm256_or_si256(self.0, o.0) })
+    }
+}
+
+impl Not for Avx2Mask {
+    type Output = Self;
+    #[inline(always)]
+    fn not(self) -> Self {
+        Avx2Mask(unsafe { _mm256_xor_si256(self.0, _mm256_set1_epi64x(-1)) })
+    }
+}
+
+impl Vec64 for Avx2 {
+    const LANES: usize = 4;
+    const BITS: u32 = 64;
+    type Elem = u64;
+    type Mask = Avx2Mask;
+    #[inline(always)]
+    unsafe fn splat(x: u64) -> Self {
+        Avx2(unsafe { _mm256_set1_epi64x(x as i64) })
+    }
+    #[inline(always)]
+    fn store(self, a: &mut [u64; 16]) {
+        // SAFETY: `a` holds 16 writable values; the store is unaligned.
+        unsafe { _mm256_storeu_si256(a.as_mut_ptr() as *mut __m256i, self.0) }
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        Avx2(unsafe { _mm256_add_epi64(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        Avx2(unsafe { _mm256_sub_epi64(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        Avx2(unsafe { _mm256_and_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        Avx2(unsafe { _mm256_or_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        Avx2(unsafe { _mm256_xor_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn shr(self, s: Self) -> Self {
+        Avx2(unsafe { _mm256_srlv_epi64(self.0, s.0) })
+    }
+    #[inline(always)]
+    fn shl(self, s: Self) -> Self {
+        Avx2(unsafe { _mm256_sllv_epi64(self.0, s.0) })
+    }
+    #[inline(always)]
+    fn shr1(self) -> Self {
+        Avx2(unsafe { _mm256_srli_epi64::<1>(self.0) })
+    }
+    #[inline(always)]
+    fn shr2(self) -> Self {
+        Avx2(unsafe { _mm256_srli_epi64::<2>(self.0) })
+    }
+    /// AVX2 has no per-lane count: the count of each 32-bit half ([`lzcnt32`]), the low
+    /// half's added where the high half is empty.
+    #[inline(always)]
+    fn lzcnt(self) -> Self {
+        unsafe {
+            let l = lzcnt32(self.0);
+            let hi = _mm256_srli_epi64::<32>(l);
+            let lo = _mm256_and_si256(l, _mm256_set1_epi64x(0xFFFF_FFFF));
+            let empty = _mm256_cmpeq_epi64(hi, _mm256_set1_epi64x(32));
+            Avx2(_mm256_add_epi64(hi, _mm256_and_si256(empty, lo)))
+        }
+    }
+    /// Two shifts: a shift by 64 gives 0, so a rotation by 0 is `x | 0`.
+    #[inline(always)]
+    fn rotl(self, s: Self) -> Self {
+        unsafe {
+            let s = _mm256_and_si256(s.0, _mm256_set1_epi64x(63));
+            let r = _mm256_sub_epi64(_mm256_set1_epi64x(64), s);
+            Avx2(_mm256_or_si256(
+                _mm256_sllv_epi64(self.0, s),
+                _mm256_srlv_epi64(self.0, r),
+            ))
+        }
+    }
+    #[inline(always)]
+    fn rotr(self, s: Self) -> Self {
+        unsafe {
+            let s = _mm256_and_si256(s.0, _mm256_set1_epi64x(63));
+            let r = _mm256_sub_epi64(_mm256_set1_epi64x(64), s);
+            Avx2(_mm256_or_si256(
+                _mm256_srlv_epi64(self.0, s),
+                _mm256_sllv_epi64(self.0, r),
+            ))
+        }
+    }
+    #[inline(always)]
+    fn eq(self, o: Self) -> Avx2Mask {
+        Avx2Mask(unsafe { _mm256_cmpeq_epi64(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn lt(self, o: Self) -> Avx2Mask {
+        // Signed, which is right for small lanes.
+        Avx2Mask(unsafe { _mm256_cmpgt_epi64(o.0, self.0) })
+    }
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        Self::select(self.lt(o), self, o)
+    }
+    #[inline(always)]
+    fn select(m: Avx2Mask, t: Self, f: Self) -> Self {
+        Avx2(unsafe { _mm256_blendv_epi8(f.0, t.0, m.0) })
+    }
+    #[inline(always)]
+    fn keep(m: Avx2Mask, x: Self) -> Self {
+        Avx2(unsafe { _mm256_and_si256(m.0, x.0) })
+    }
+    /// AVX2 has no per-lane bit count, so: isolate the lowest set bit, convert each 32-bit
+    /// half to a float and read its exponent (127 + k for 2^k, 0 for no bit). Only one half
+    /// holds the bit; `e - 126` in the low half and `e - 94` in the high one, clamped at 0,
+    /// give `k + 1` counted from lane bit 0; their sum less one is the count (127 for a zero
+    /// lane, which the `min` with `n <= 64` makes `n`).
+    #[inline(always)]
+    fn tz_min(self, n: Self) -> Self {
+        unsafe {
+            let x = self.0;
+            let low = _mm256_and_si256(x, _mm256_sub_epi64(_mm256_setzero_si256(), x));
+            let f = _mm256_castps_si256(_mm256_cvtepi32_ps(low));
+            let e = _mm256_and_si256(_mm256_srli_epi32::<23>(f), _mm256_set1_epi32(0xff));
+            let off = _mm256_set1_epi64x((94 << 32) | 126);
+            let g = _mm256_max_epi32(_mm256_sub_epi32(e, off), _mm256_setzero_si256());
+            let s = _mm256_add_epi64(g, _mm256_srli_epi64::<32>(g));
+            let t = _mm256_and_si256(
+                _mm256_sub_epi64(s, _mm256_set1_epi64x(1)),
+                _mm256_set1_epi64x(127),
+            );
+            Avx2(t).min(n)
+        }
+    }
+    #[inline(always)]
+    fn bits(m: Avx2Mask) -> u32 {
+        (unsafe { _mm256_movemask_pd(_mm256_castsi256_pd(m.0)) }) as u32
+    }
+    #[inline(always)]
+    fn mask(self, bits: u32) -> Avx2Mask {
+        unsafe {
+            let lane_bits = _mm256_setr_epi64x(1, 2, 4, 8);
+            let b = _mm256_and_si256(_mm256_set1_epi64x(i64::from(bits)), lane_bits);
+            Avx2Mask(_mm256_cmpeq_epi64(b, lane_bits))
+        }
+    }
+    #[inline(always)]
+    fn with_lane(self, i: usize, x: u64) -> Self {
+        unsafe {
+            let at =
+                _mm256_cmpeq_epi64(_mm256_setr_epi64x(0, 1, 2, 3), _mm256_set1_epi64x(i as i64));
+            Avx2(_mm256_blendv_epi8(self.0, _mm256_set1_epi64x(x as i64), at))
+        }
+    }
+    /// One load and one permutation of its 32-bit halves ([`EXPAND`]), blended in.
+    #[inline(always)]
+    unsafe fn expand_load(self, bits: u32, src: *const u64) -> Self {
+        // SAFETY: the caller's contract (four values readable); the loads are unaligned.
+        unsafe {
+            let v = _mm256_loadu_si256(src as *const __m256i);
+            let b = (bits & 15) as usize;
+            let idx = _mm256_loadu_si256(EXPAND64[b].as_ptr() as *const __m256i);
+            let m = self.mask(bits);
+            Avx2(_mm256_blendv_epi8(
+                self.0,
+                _mm256_permutevar8x32_epi32(v, idx),
+                m.0,
+            ))
+        }
+    }
+    #[inline(always)]
+    unsafe fn load(src: *const u64) -> Self {
+        // SAFETY: the caller's contract; the load is unaligned.
+        Avx2(unsafe { _mm256_loadu_si256(src as *const __m256i) })
+    }
+    #[inline(always)]
+    unsafe fn store_to(self, dst: *mut u64) {
+        // SAFETY: the caller's contract; the store is unaligned.
+        unsafe { _mm256_storeu_si256(dst as *mut __m256i, self.0) }
+    }
+    #[inline(always)]
+    fn reverse(self) -> Self {
+        Avx2(unsafe { reverse_bytes_bits_avx2(self.0, super::BYTES_REVERSED_64) })
+    }
+    #[inline(always)]
+    fn face_kinds(self, faces: u64, lo: u64, hi: u64) -> u64 {
+        // SAFETY: the lane features include BMI2 (checked with them by `Isa::get`).
+        unsafe { super::face_kinds_bmi2(faces, lo, hi) }
+    }
+}
+
+/// Leading zeros of each 32-bit element (32 for 0), for AVX2, which has no such count: the
+/// element's highest set bit kept with the bits below it that follow a clear bit
+/// (`x & !(x >> 1)`: no two adjacent ones, so converting it to a float never rounds up to
+/// the next power of two) and read off the float's exponent. An element with its top bit
+/// set, which the signed conversion reads as negative, is answered 0 by its sign.
+///
+/// # Safety
+/// The processor has AVX2.
+#[inline(always)]
+unsafe fn lzcnt32(x: __m256i) -> __m256i {
+    unsafe {
+        let t = _mm256_andnot_si256(_mm256_srli_epi32::<1>(x), x);
+        let e = _mm256_srli_epi32::<23>(_mm256_castps_si256(_mm256_cvtepi32_ps(t)));
+        // 2^k has exponent 127 + k and 31 - k leading zeros; 0 has exponent 0 (158 -> 32).
+        let z = _mm256_min_epu32(
+            _mm256_sub_epi32(_mm256_set1_epi32(158), e),
+            _mm256_set1_epi32(32),
+        );
+        _mm256_andnot_si256(_mm256_srai_epi32::<31>(x), z)
+    }
+}
+
+/// `avx512::reverse_bytes_bits` in AVX2 registers.
+///
+/// # Safety
+/// The processor has AVX2.
+#[inline(always)]
+unsafe fn reverse_bytes_bits_avx2(x: __m256i, order: [i8; 16]) -> __m256i {
+    unsafe {
+        let nibbles = _mm256_broadcastsi128_si256(_mm_setr_epi8(
+            0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15,
+        ));
+        let low = _mm256_set1_epi8(0x0F);
+        let lo = _mm256_and_si256(x, low);
+        let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(x), low);
+        let bytes = _mm256_or_si256(
+            _mm256_slli_epi16::<4>(_mm256_shuffle_epi8(nibbles, lo)),
+            _mm256_shuffle_epi8(nibbles, hi),
+        );
+        let o = order;
+        let order = _mm256_broadcastsi128_si256(_mm_setr_epi8(
+            o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8], o[9], o[10], o[11], o[12], o[13],
+            o[14], o[15],
+        ));
+        _mm256_shuffle_epi8(bytes, order)
+    }
+}
+
+/// For each set of eight lanes, the index of the value each set lane takes in an expand-load
+/// (the number of set lanes below it; 0 for clear lanes, which keep their value).
+static EXPAND: [[u32; 8]; 256] = {
+    let mut t = [[0u32; 8]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut i = 0;
+        let mut k = 0;
+        while i < 8 {
+            if m >> i & 1 == 1 {
+                t[m][i] = k;
+                k += 1;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// [`EXPAND`] for four `u64` lanes, as the indices of their 32-bit halves.
+static EXPAND64: [[u32; 8]; 16] = {
+    let mut t = [[0u32; 8]; 16];
+    let mut m = 0;
+    while m < 16 {
+        let mut i = 0;
+        let mut k = 0;
+        while i < 4 {
+            if m >> i & 1 == 1 {
+                t[m][2 * i] = 2 * k;
+                t[m][2 * i + 1] = 2 * k + 1;
+                k += 1;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// Eight `u32` lanes in a 256-bit AVX2 register (AVX2 and BMI1 needed): the exhaustive
+/// search's batch of decks of up to 34 cards on processors without AVX-512.
+#[derive(Clone, Copy)]
+pub(crate) struct Avx2x8(__m256i);
+
+// SAFETY (every `unsafe` block below): as for `Avx2`.
+impl Vec64 for Avx2x8 {
+    const LANES: usize = 8;
+    const BITS: u32 = 32;
+    type Elem = u32;
+    type Mask = Avx2Mask;
+    #[inline(always)]
+    unsafe fn splat(x: u64) -> Self {
+        Avx2x8(unsafe { _mm256_set1_epi32(x as i32) })
+    }
+    #[inline(always)]
+    fn store(self, a: &mut [u64; 16]) {
+        // SAFETY: `a` holds 16 writable values; the stores are unaligned.
+        unsafe {
+            let lo = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(self.0));
+            let hi = _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(self.0));
+            _mm256_storeu_si256(a.as_mut_ptr() as *mut __m256i, lo);
+            _mm256_storeu_si256(a.as_mut_ptr().add(4) as *mut __m256i, hi);
+        }
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        Avx2x8(unsafe { _mm256_add_epi32(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        Avx2x8(unsafe { _mm256_sub_epi32(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        Avx2x8(unsafe { _mm256_and_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        Avx2x8(unsafe { _mm256_or_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        Avx2x8(unsafe { _mm256_xor_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn shr(self, s: Self) -> Self {
+        Avx2x8(unsafe { _mm256_srlv_epi32(self.0, s.0) })
+    }
+    #[inline(always)]
+    fn shl(self, s: Self) -> Self {
+        Avx2x8(unsafe { _mm256_sllv_epi32(self.0, s.0) })
+    }
+    #[inline(always)]
+    fn shr1(self) -> Self {
+        Avx2x8(unsafe { _mm256_srli_epi32::<1>(self.0) })
+    }
+    #[inline(always)]
+    fn shr2(self) -> Self {
+        Avx2x8(unsafe { _mm256_srli_epi32::<2>(self.0) })
+    }
+    #[inline(always)]
+    fn lzcnt(self) -> Self {
+        Avx2x8(unsafe { lzcnt32(self.0) })
+    }
+    #[inline(always)]
+    fn rotl(self, s: Self) -> Self {
+        unsafe {
+            let s = _mm256_and_si256(s.0, _mm256_set1_epi32(31));
+            let r = _mm256_sub_epi32(_mm256_set1_epi32(32), s);
+            Avx2x8(_mm256_or_si256(
+                _mm256_sllv_epi32(self.0, s),
+                _mm256_srlv_epi32(self.0, r),
+            ))
+        }
+    }
+    #[inline(always)]
+    fn rotr(self, s: Self) -> Self {
+        unsafe {
+            let s = _mm256_and_si256(s.0, _mm256_set1_epi32(31));
+            let r = _mm256_sub_epi32(_mm256_set1_epi32(32), s);
+            Avx2x8(_mm256_or_si256(
+                _mm256_srlv_epi32(self.0, s),
+                _mm256_sllv_epi32(self.0, r),
+            ))
+        }
+    }
+    #[inline(always)]
+    fn eq(self, o: Self) -> Avx2Mask {
+        Avx2Mask(unsafe { _mm256_cmpeq_epi32(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn lt(self, o: Self) -> Avx2Mask {
+        // Signed, which is right for small lanes.
+        Avx2Mask(unsafe { _mm256_cmpgt_epi32(o.0, self.0) })
+    }
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        Avx2x8(unsafe { _mm256_min_epu32(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn select(m: Avx2Mask, t: Self, f: Self) -> Self {
+        Avx2x8(unsafe { _mm256_blendv_epi8(f.0, t.0, m.0) })
+    }
+    #[inline(always)]
+    fn keep(m: Avx2Mask, x: Self) -> Self {
+        Avx2x8(unsafe { _mm256_and_si256(m.0, x.0) })
+    }
+    /// The lowest set bit's float exponent less 127; a zero lane's wraps past `n`.
+    #[inline(always)]
+    fn tz_min(self, n: Self) -> Self {
+        unsafe {
+            let x = self.0;
+            let low = _mm256_and_si256(x, _mm256_sub_epi32(_mm256_setzero_si256(), x));
+            let f = _mm256_castps_si256(_mm256_cvtepi32_ps(low));
+            let e = _mm256_and_si256(_mm256_srli_epi32::<23>(f), _mm256_set1_epi32(0xff));
+            let t = _mm256_sub_epi32(e, _mm256_set1_epi32(127));
+            Avx2x8(_mm256_min_epu32(t, n.0))
+        }
+    }
+    #[inline(always)]
+    fn bits(m: Avx2Mask) -> u32 {
+        (unsafe { _mm256_movemask_ps(_mm256_castsi256_ps(m.0)) }) as u32
+    }
+    #[inline(always)]
+    fn mask(self, bits: u32) -> Avx2Mask {
+        unsafe {
+            let lane_bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+            let b = _mm256_and_si256(_mm256_set1_epi32(bits as i32), lane_bits);
+            Avx2Mask(_mm256_cmpeq_epi32(b, lane_bits))
+        }
+    }
+    #[inline(always)]
+    fn with_lane(self, i: usize, x: u64) -> Self {
+        unsafe {
+            let at = _mm256_cmpeq_epi32(
+                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                _mm256_set1_epi32(i as i32),
+            );
+            Avx2x8(_mm256_blendv_epi8(self.0, _mm256_set1_epi32(x as i32), at))
+        }
+    }
+    /// One load and one permutation ([`EXPAND`]), blended in.
+    #[inline(always)]
+    unsafe fn expand_load(self, bits: u32, src: *const u32) -> Self {
+        // SAFETY: the caller's contract (eight values readable); the loads are unaligned.
+        unsafe {
+            let v = _mm256_loadu_si256(src as *const __m256i);
+            let b = (bits & 255) as usize;
+            let idx = _mm256_loadu_si256(EXPAND[b].as_ptr() as *const __m256i);
+            let m = self.mask(bits);
+            Avx2x8(_mm256_blendv_epi8(
+                self.0,
+                _mm256_permutevar8x32_epi32(v, idx),
+                m.0,
+            ))
+        }
+    }
+    #[inline(always)]
+    unsafe fn load(src: *const u32) -> Self {
+        // SAFETY: the caller's contract; the load is unaligned.
+        Avx2x8(unsafe { _mm256_loadu_si256(src as *const __m256i) })
+    }
+    #[inline(always)]
+    unsafe fn store_to(self, dst: *mut u32) {
+        // SAFETY: the caller's contract; the store is unaligned.
+        unsafe { _mm256_storeu_si256(dst as *mut __m256i, self.0) }
+    }
+    #[inline(always)]
+    fn reverse(self) -> Self {
+        Avx2x8(unsafe { reverse_bytes_bits_avx2(self.0, super::BYTES_REVERSED_32) })
+    }
+    #[inline(always)]
+    fn face_kinds(self, faces: u64, lo: u64, hi: u64) -> u64 {
+        // SAFETY: the lane features include BMI2 (checked with them by `Isa::get`).
+        unsafe { super::face_kinds_bmi2(faces, lo, hi) }
+    }
+}
