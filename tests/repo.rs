@@ -389,3 +389,77 @@ fn the_cli_is_a_thin_face() {
         100.0 * cli as f64 / all as f64
     );
 }
+
+/// The quoted names in `text` after each `marker` (as `has!("avx2")` or `enable = "a,b"`),
+/// each split at commas.
+fn quoted_after(text: &str, marker: &str) -> Vec<Vec<String>> {
+    text.match_indices(marker)
+        .filter_map(|(at, _)| {
+            let rest = &text[at + marker.len()..];
+            let end = rest.find('"')?;
+            Some(
+                rest[..end]
+                    .split(',')
+                    .map(|s| s.trim().to_owned())
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// One feature list per instruction set: every `#[target_feature]` in `src/` enables exactly the
+/// features `engine/isa.rs` checks for a form (AVX2; AVX-512; AVX-512 with VBMI2, which
+/// `Isa::vbmi2` checks), so no vector code runs on a processor that lacks one of its features
+/// and no check asks for a feature no code uses.
+#[test]
+fn every_target_feature_list_is_one_the_dispatch_checks() {
+    use std::collections::BTreeSet;
+    let isa = std::fs::read_to_string(root().join("src/engine/isa.rs")).unwrap();
+    let checked = |from: &str, to: &str| -> BTreeSet<String> {
+        let (a, b) = (isa.find(from).unwrap(), isa.find(to).unwrap());
+        quoted_after(&isa[a..b], "has!(\"")
+            .into_iter()
+            .flatten()
+            .collect()
+    };
+    // `detect`: the AVX2 list, then the AVX-512 additions. (The AVX-512 lists leave `avx2` out:
+    // `avx512f` implies it, for rustc as for the processor.)
+    let avx2 = checked("let avx2 =", "if avx2\n");
+    let avx512: BTreeSet<String> = avx2
+        .iter()
+        .filter(|f| *f != "avx2")
+        .cloned()
+        .chain(checked("if avx2\n", "return Isa::Avx512"))
+        .collect();
+    assert!(
+        avx2.contains("avx2") && avx512.contains("avx512f"),
+        "{avx2:?} {avx512:?}"
+    );
+    let mut vbmi2 = avx512.clone();
+    vbmi2.insert("avx512vbmi2".to_owned());
+    assert!(isa.contains("is_x86_feature_detected!(\"avx512vbmi2\")"));
+    let forms = [&avx2, &avx512, &vbmi2];
+    let mut used = BTreeSet::new();
+    for p in source_files() {
+        let text = std::fs::read_to_string(&p).unwrap();
+        // rustfmt may put `enable` on a line of its own: every `#[target_feature(` has one.
+        let lists = quoted_after(&text, "enable = \"");
+        assert_eq!(
+            lists.len(),
+            text.matches("#[target_feature(").count(),
+            "{}",
+            p.display()
+        );
+        for list in lists {
+            let set: BTreeSet<String> = list.into_iter().collect();
+            let form = forms.iter().position(|f| **f == set);
+            assert!(
+                form.is_some(),
+                "{}: #[target_feature] enables {set:?}, not a list engine/isa.rs checks",
+                p.display()
+            );
+            used.extend(form);
+        }
+    }
+    assert_eq!(used.len(), forms.len(), "a form no code is compiled for");
+}

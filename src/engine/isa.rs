@@ -2,7 +2,8 @@
 //! the one list of features each vector form needs. Every engine that has vector forms asks
 //! [`Isa::get`] and nothing else; each `#[target_feature]` of a form enables exactly the list
 //! `Isa::detect` checks for it (`avx512` below, `avx2` below), so a form never runs on a
-//! processor that lacks a feature its code was compiled for.
+//! processor that lacks a feature its code was compiled for (a test of `tests/repo.rs` reads
+//! every `#[target_feature]` of `src/` and holds it to these lists).
 //!
 //! | form | features (`#[target_feature]`) |
 //! |---|---|
