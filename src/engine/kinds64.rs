@@ -29,6 +29,7 @@
 // Elsewhere (ARM) the batch plays one by one: the vector loops are reached only from the
 // tests of their portable form, so their x86-only callers leave parts unused there.
 
+use crate::engine::drive64::{self, LaneGroup, Stopped};
 use crate::engine::lanes::Finish;
 use crate::engine::lanes64::Deal64;
 use crate::engine::source64::Games;
@@ -386,48 +387,27 @@ impl<V: Vec64, P: Planes<V>> Group<V, P> {
     }
 }
 
-impl<V: Vec64> Group<V> {
-    /// Reports the games of the `stopped` lanes and loads the next games into them.
+impl<V: Vec64> LaneGroup<V> for Group<V> {
+    type Consts = Consts<V>;
+
     #[inline(always)]
-    fn finish(
-        &mut self,
-        k: &Consts<V>,
-        stopped: u32,
-        games: &mut impl Games,
-        done: &mut impl FnMut(usize, Finish),
-    ) {
-        let [mut tc, mut last] = [[0u64; 16]; 2];
-        self.tc.store(&mut tc);
-        self.last.store(&mut last);
-        let mut s = stopped;
-        while s != 0 {
-            let i = s.trailing_zeros() as usize;
-            s &= s - 1;
-            let finish = Finish::of_lane(
-                self.ended >> i & 1 == 1,
-                self.winner >> i & 1,
-                (tc[i] >> 32) as u32,
-                tc[i] as u32,
-                last[i] as u32,
-            );
-            done(self.slot[i], finish);
-        }
-        self.active &= !stopped;
-        self.refill(k, stopped, games, done);
+    fn step(&mut self, k: &Consts<V>) -> u32 {
+        Group::step(self, k)
     }
 
-    /// Loads the next games into the `lanes` (bits), as many as are left; a game over before
-    /// its first move is reported at once. The lanes start with an empty pile, no debt and no
-    /// tricks (cleared together, one masked move a variable); each game's hands are written
-    /// into its lane in the registers.
     #[inline(always)]
-    fn refill(
-        &mut self,
-        k: &Consts<V>,
-        lanes: u32,
-        games: &mut impl Games,
-        done: &mut impl FnMut(usize, Finish),
-    ) {
+    fn stopped(&self) -> Stopped<V> {
+        Stopped {
+            tc: self.tc,
+            last: self.last,
+            winner: self.winner,
+            ended: self.ended,
+        }
+    }
+
+    /// One masked move a variable.
+    #[inline(always)]
+    fn clear(&mut self, k: &Consts<V>, lanes: u32) {
         let keep = !self.pf.mask(lanes);
         self.pr = V::select(keep, self.pr, k.empty);
         for v in [
@@ -439,32 +419,27 @@ impl<V: Vec64> Group<V> {
         ] {
             *v = V::keep(keep, *v);
         }
-        let mut s = lanes;
-        'lanes: while s != 0 {
-            let i = s.trailing_zeros() as usize;
-            s &= s - 1;
-            while let Some((slot, g)) = games.next() {
-                if let Some(finish) = g.over_at_start() {
-                    done(slot, finish);
-                    continue;
-                }
-                let a = g.next as usize & 1;
-                let b = a ^ 1;
-                let kinds = |p: usize| self.fa.face_kinds(g.faces[p], g.lo[p], g.hi[p]);
-                let (ka, kb) = (kinds(a), kinds(b));
-                self.fa = self.fa.with_lane(i, g.faces[a].reverse_bits());
-                self.fb = self.fb.with_lane(i, g.faces[b].reverse_bits());
-                self.va = self.va.with_lane(i, ka);
-                self.vb = self.vb.with_lane(i, kb);
-                self.na = self.na.with_lane(i, u64::from(g.len[a]));
-                self.nb = self.nb.with_lane(i, u64::from(g.len[b]));
-                self.who = self.who & !(1 << i) | (a as u32) << i;
-                self.slot[i] = slot;
-                self.active |= 1 << i;
-                continue 'lanes;
-            }
-            break;
-        }
+    }
+
+    /// The face planes reversed (a hand's card `i` at bit `63 - i`) and the kinds queued.
+    #[inline(always)]
+    fn load(&mut self, i: usize, g: &Deal64) {
+        let a = g.next as usize & 1;
+        let b = a ^ 1;
+        let kinds = |p: usize| self.fa.face_kinds(g.faces[p], g.lo[p], g.hi[p]);
+        let (ka, kb) = (kinds(a), kinds(b));
+        self.fa = self.fa.with_lane(i, g.faces[a].reverse_bits());
+        self.fb = self.fb.with_lane(i, g.faces[b].reverse_bits());
+        self.va = self.va.with_lane(i, ka);
+        self.vb = self.vb.with_lane(i, kb);
+        self.na = self.na.with_lane(i, u64::from(g.len[a]));
+        self.nb = self.nb.with_lane(i, u64::from(g.len[b]));
+        self.who = self.who & !(1 << i) | (a as u32) << i;
+    }
+
+    #[inline(always)]
+    fn lanes(&mut self) -> (&mut [usize; 8], &mut u32) {
+        (&mut self.slot, &mut self.active)
     }
 }
 
@@ -531,26 +506,6 @@ pub(crate) unsafe fn run<V: Vec64, const G: usize>(
     // SAFETY: the caller's contract.
     let k = unsafe { Consts::new(limit) };
     // SAFETY: as above.
-    let mut groups: [Group<V>; G] = std::array::from_fn(|_| unsafe { Group::new() });
-    let all = (1u32 << V::LANES) - 1;
-    for g in groups.iter_mut() {
-        g.refill(&k, all, games, done);
-    }
-    loop {
-        games.work();
-        let mut stops = [0u32; G];
-        for (g, s) in groups.iter_mut().zip(stops.iter_mut()) {
-            *s = g.step(&k);
-        }
-        let mut active = 0;
-        for (g, &s) in groups.iter_mut().zip(stops.iter()) {
-            if s != 0 {
-                g.finish(&k, s, games, done);
-            }
-            active |= g.active;
-        }
-        if active == 0 {
-            break;
-        }
-    }
+    let groups: [Group<V>; G] = std::array::from_fn(|_| unsafe { Group::new() });
+    drive64::run(groups, &k, games, done);
 }

@@ -7,7 +7,8 @@
 //! - [`lanes`]: the lanes' game form ([`lanes::Game`], with [`lanes::Game::finish`], the plain
 //!   one-card-at-a-time oracle of every lane engine from any move boundary), and [`lanes::Plane`].
 //! - [`lanes64`]: whole-deck games, one `u64` lane each: the planes loop (`moves64.rs`) and the
-//!   kinds-queue loop (`kinds64.rs`), each written once over a lane vector (`vec64/`, a module per instruction set); [`batch64`]:
+//!   kinds-queue loop (`kinds64.rs`), each written once over a lane vector (`vec64/`, a module per
+//!   instruction set) and run by one driver (`drive64.rs`: report, refill, step); [`batch64`]:
 //!   games waiting for them, the ones still going handed back in order.
 //! - [`isa`]: the one choice of instruction set, and each vector form's feature list.
 //! - [`trace`]: every position at trick boundaries, for `ansatz play --trace`.
@@ -31,6 +32,7 @@
 pub mod batch64;
 pub mod bits;
 pub mod cycle;
+mod drive64;
 pub mod fast;
 pub mod isa;
 pub(crate) mod kinds64;

@@ -4,15 +4,16 @@
 //! Every lane computes every case of a move (a lead phase, one payment, or the end of a payment
 //! and the taking of the pile) and selects its own, so the only branch left is "did some lane
 //! stop". One move is a long chain of dependent operations, so a single group waits on latency;
-//! two groups stepped side by side give the processor independent work (the same moves as the
-//! AVX-512 macro of `avx512_moves.rs`, which plays the exhaustive search's batches past the
-//! kinds queue). A stopped lane reports
-//! its game at once and takes the next one.
+//! two groups stepped side by side give the processor independent work. The groups are run by
+//! `drive64.rs`: a stopped lane reports its game at once and takes the next one.
 //!
 //! This is the general loop (any face cards, every instruction set) and the one the leaner loop
-//! of `kinds64.rs` (AVX-512 and AVX2, at most 31 face cards: every standard deal) is tested against.
+//! of `kinds64.rs` (AVX-512 and AVX2, at most 31 face cards: every standard deal) is tested
+//! against.
 
+use crate::engine::drive64::{self, LaneGroup, Stopped};
 use crate::engine::lanes::Finish;
+use crate::engine::lanes64::Deal64;
 use crate::engine::source64::Games;
 use crate::engine::vec64::Vec64;
 
@@ -192,41 +193,39 @@ impl<V: Vec64> Group<V> {
         }
         stopped
     }
+}
 
-    /// Reports the games of the `stopped` lanes and loads the next games into them.
+/// The constants of a move, in every lane: `trick` is `1 << 32` and `limit` the trick limit
+/// times `1 << 32`.
+#[derive(Clone, Copy)]
+pub(crate) struct Consts<V> {
+    zero: V,
+    one: V,
+    trick: V,
+    limit: V,
+}
+
+impl<V: Vec64> LaneGroup<V> for Group<V> {
+    type Consts = Consts<V>;
+
     #[inline(always)]
-    fn finish(
-        &mut self,
-        stopped: u32,
-        games: &mut impl Games,
-        done: &mut impl FnMut(usize, Finish),
-    ) {
-        let [mut tc, mut last] = [[0u64; 16]; 2];
-        self.tc.store(&mut tc);
-        self.last.store(&mut last);
-        let mut s = stopped;
-        while s != 0 {
-            let i = s.trailing_zeros() as usize;
-            s &= s - 1;
-            let finish = Finish::of_lane(
-                self.ended >> i & 1 == 1,
-                self.winner >> i & 1,
-                (tc[i] >> 32) as u32,
-                tc[i] as u32,
-                last[i] as u32,
-            );
-            done(self.slot[i], finish);
-        }
-        self.active &= !stopped;
-        self.refill(stopped, games, done);
+    fn step(&mut self, k: &Consts<V>) -> u32 {
+        Group::step(self, k.zero, k.one, k.trick, k.limit)
     }
 
-    /// Loads the next games into the `lanes` (bits), as many as are left; a game over before
-    /// its first move is reported at once. The lanes start with an empty pile, no debt and no
-    /// tricks (cleared together, one masked move a variable); each game's hands are written
-    /// into its lane in the registers.
     #[inline(always)]
-    fn refill(&mut self, lanes: u32, games: &mut impl Games, done: &mut impl FnMut(usize, Finish)) {
+    fn stopped(&self) -> Stopped<V> {
+        Stopped {
+            tc: self.tc,
+            last: self.last,
+            winner: self.winner,
+            ended: self.ended,
+        }
+    }
+
+    /// One masked move a variable.
+    #[inline(always)]
+    fn clear(&mut self, _: &Consts<V>, lanes: u32) {
         let keep = !self.pf.mask(lanes);
         for v in [
             &mut self.pf,
@@ -238,32 +237,26 @@ impl<V: Vec64> Group<V> {
         ] {
             *v = V::keep(keep, *v);
         }
-        let mut s = lanes;
-        'lanes: while s != 0 {
-            let i = s.trailing_zeros() as usize;
-            s &= s - 1;
-            while let Some((slot, g)) = games.next() {
-                if let Some(finish) = g.over_at_start() {
-                    done(slot, finish);
-                    continue;
-                }
-                let a = g.next as usize & 1;
-                let b = a ^ 1;
-                self.fa = self.fa.with_lane(i, g.faces[a]);
-                self.fb = self.fb.with_lane(i, g.faces[b]);
-                self.la = self.la.with_lane(i, g.lo[a]);
-                self.lb = self.lb.with_lane(i, g.lo[b]);
-                self.ha = self.ha.with_lane(i, g.hi[a]);
-                self.hb = self.hb.with_lane(i, g.hi[b]);
-                self.na = self.na.with_lane(i, u64::from(g.len[a]));
-                self.nb = self.nb.with_lane(i, u64::from(g.len[b]));
-                self.who = self.who & !(1 << i) | (a as u32) << i;
-                self.slot[i] = slot;
-                self.active |= 1 << i;
-                continue 'lanes;
-            }
-            break;
-        }
+    }
+
+    #[inline(always)]
+    fn load(&mut self, i: usize, g: &Deal64) {
+        let a = g.next as usize & 1;
+        let b = a ^ 1;
+        self.fa = self.fa.with_lane(i, g.faces[a]);
+        self.fb = self.fb.with_lane(i, g.faces[b]);
+        self.la = self.la.with_lane(i, g.lo[a]);
+        self.lb = self.lb.with_lane(i, g.lo[b]);
+        self.ha = self.ha.with_lane(i, g.hi[a]);
+        self.hb = self.hb.with_lane(i, g.hi[b]);
+        self.na = self.na.with_lane(i, u64::from(g.len[a]));
+        self.nb = self.nb.with_lane(i, u64::from(g.len[b]));
+        self.who = self.who & !(1 << i) | (a as u32) << i;
+    }
+
+    #[inline(always)]
+    fn lanes(&mut self) -> (&mut [usize; 8], &mut u32) {
+        (&mut self.slot, &mut self.active)
     }
 }
 
@@ -281,35 +274,15 @@ pub(crate) unsafe fn run<V: Vec64, const G: usize>(
     // The cards of a lane's finished tricks stay below 2^32 (see `Group::tc`).
     assert!(limit < 1 << 26, "a trick limit below 2^26");
     // SAFETY: the caller's contract.
-    let (zero, one, trick, vlimit) = unsafe {
-        (
-            V::splat(0),
-            V::splat(1),
-            V::splat(1 << 32),
-            V::splat(u64::from(limit) << 32),
-        )
+    let k = unsafe {
+        Consts {
+            zero: V::splat(0),
+            one: V::splat(1),
+            trick: V::splat(1 << 32),
+            limit: V::splat(u64::from(limit) << 32),
+        }
     };
     // SAFETY: as above.
-    let mut groups: [Group<V>; G] = std::array::from_fn(|_| unsafe { Group::new() });
-    let all = (1u32 << V::LANES) - 1;
-    for g in groups.iter_mut() {
-        g.refill(all, games, done);
-    }
-    loop {
-        games.work();
-        let mut stops = [0u32; G];
-        for (g, s) in groups.iter_mut().zip(stops.iter_mut()) {
-            *s = g.step(zero, one, trick, vlimit);
-        }
-        let mut active = 0;
-        for (g, &s) in groups.iter_mut().zip(stops.iter()) {
-            if s != 0 {
-                g.finish(s, games, done);
-            }
-            active |= g.active;
-        }
-        if active == 0 {
-            break;
-        }
-    }
+    let groups: [Group<V>; G] = std::array::from_fn(|_| unsafe { Group::new() });
+    drive64::run(groups, &k, games, done);
 }
