@@ -84,22 +84,26 @@ impl<V: Vec64> Planes<V> for V {
     }
     #[inline(always)]
     fn first(self, _: &Consts<V>) -> V {
-        self.lzcnt()
+        self.lzcnt_loose()
     }
     #[inline(always)]
     fn drop_top(self, p: V) -> Self {
         self.shl(p)
     }
-    /// Rotations where no bit wraps (bit 0 rotated right by `n2 <= BITS` lands on
-    /// `BITS - n2`, the pile's card `n2 - 1` from the top): unlike shifts, they need no test of
-    /// the count.
+    /// The pile's card `n2 - 1` from the top is bit `BITS - n2`. A pile past `BITS` cards
+    /// (the `u32` lanes' decks of 33 and 34 cards) leaves its player's opponent at most one
+    /// card, and the game ends before the plane is read again; so [`Vec64::top_bit`]'s "any
+    /// value" there is harmless.
     #[inline(always)]
-    fn put(self, m: V::Mask, n2: V, k: &Consts<V>) -> Self {
-        self.or(V::keep(m, k.one.rotr(n2)))
+    fn put(self, m: V::Mask, n2: V, _: &Consts<V>) -> Self {
+        self.or(V::keep(m, V::top_bit(n2)))
     }
+    /// A shift, as nothing passes the plane's last bit in a game that goes on: the taker's
+    /// cards and the pile's face cards (all but its last card, the payment that completes
+    /// the trick) fill at most `BITS` cards, or the opponent is left with none.
     #[inline(always)]
     fn append(self, m: V::Mask, pile: Self, at: V, _: &Consts<V>) -> Self {
-        self.or(V::keep(m, pile.rotr(at)))
+        self.or(V::keep(m, pile.shr(at)))
     }
     #[inline(always)]
     fn pick(m: V::Mask, t: Self, f: Self) -> Self {
@@ -204,12 +208,12 @@ pub(crate) struct Group<V: Vec64, P: Planes<V> = V> {
     pub(crate) vb: V,
     pub(crate) na: V,
     pub(crate) nb: V,
-    /// The pile: its face cards' plane; their kinds, as a hand's less the marker (bit 0 of the
-    /// hand form flipped, so an empty pile is 0) and rotated right by one, so that the taker
-    /// puts them above its own kinds with one rotation by its leading zeros (`rotr(x, lz)` is
-    /// `rotl(x, 1)` shifted left to the marker at `63 - lz`; nothing wraps, the kinds of all
-    /// faces and the marker filling at most 63 bits); where the next kind goes (`2 * faces - 1`
-    /// modulo 64: 63 for an empty pile); its cards; and the debt of the player to act.
+    /// The pile: its face cards' plane; their kinds, as a hand's with bit 0 flipped (so an
+    /// empty pile is 0), so that the taker puts them above its own kinds with one shift to its
+    /// marker and a xor (bit 0 lands on the marker, which leaves the first kind's low bit;
+    /// the pile's marker becomes the taker's; the kinds of all faces and the marker fill at
+    /// most `BITS - 1` bits); where the next kind goes (twice its face cards); its cards; and
+    /// the debt of the player to act.
     pub(crate) pf: P,
     pub(crate) pv: V,
     pub(crate) pr: V,
@@ -248,8 +252,7 @@ impl<V: Vec64, P: Planes<V>> Group<V, P> {
             nb: z,
             pf: zp,
             pv: z,
-            // SAFETY: the caller's contract.
-            pr: unsafe { V::splat(u64::from(V::BITS) - 1) },
+            pr: z,
             n: z,
             debt: z,
             who: 0,
@@ -280,7 +283,6 @@ impl<V: Vec64, P: Planes<V>> Group<V, P> {
             two,
             three,
             five,
-            empty,
             trick,
             limit,
             ..
@@ -305,6 +307,8 @@ impl<V: Vec64, P: Planes<V>> Group<V, P> {
         // na)` stands for it below: where they differ (no face card in a's hand) the lane takes
         // no branch that reads it.
         let za = fa.first(k).min(na);
+        // Where b's marker is, read before the move's chain gets to `vb2` (see `vb3`).
+        let mb = vb.top_index();
         let zb = fb.first(k).min(nb);
         // The lead phase: a plays cards 0, 1, ... and b between them; it stops at the first face
         // card, b's first when `zb < za` (its card `zb` comes before a's card `za`), or when
@@ -347,18 +351,21 @@ impl<V: Vec64, P: Planes<V>> Group<V, P> {
         let pf2 = pf.put(put, n2, k);
         // The kind's field, its marker moved up past it: `kind ^ 5` is the kind and a marker
         // above it, less the marker below (see `Group::pv`).
-        let pv2 = pv.xor(V::keep(put, kind.xor(five).rotl(pr)));
+        let pv2 = pv.xor(V::keep(put, kind.xor(five).shl(pr)));
         let pr2 = pr.add(V::keep(put, two));
         // A finished payment: b takes the pile (its kinds go above b's, at b's marker) and leads.
         let fb3 = fb2.append(complete, pf2, nb2, k);
-        let vb3 = vb2.xor(V::keep(complete, pv2.rotr(vb2.lzcnt())));
+        // b's marker: `vb`'s, two lower where b put a face card (so `vb2`'s, found without
+        // waiting for it).
+        let m2 = V::select(from_b, mb.sub(two), mb);
+        let vb3 = vb2.xor(V::keep(complete, pv2.shl(m2)));
         let nb3 = nb2.add(V::keep(complete, n2));
         let tc = tc.add(V::keep(complete, n2.add(trick)));
         self.tc = tc;
         let more = !complete;
         self.pf = P::only(more, pf2);
         self.pv = V::keep(more, pv2);
-        self.pr = V::select(more, pr2, empty);
+        self.pr = V::keep(more, pr2);
         self.n = V::keep(more, n2);
         self.debt = V::keep(more, c);
         self.fa = P::pick(swap, fb3, fa2);
@@ -407,12 +414,12 @@ impl<V: Vec64> LaneGroup<V> for Group<V> {
 
     /// One masked move a variable.
     #[inline(always)]
-    fn clear(&mut self, k: &Consts<V>, lanes: u32) {
+    fn clear(&mut self, _: &Consts<V>, lanes: u32) {
         let keep = !self.pf.mask(lanes);
-        self.pr = V::select(keep, self.pr, k.empty);
         for v in [
             &mut self.pf,
             &mut self.pv,
+            &mut self.pr,
             &mut self.n,
             &mut self.debt,
             &mut self.tc,
@@ -452,8 +459,6 @@ pub(crate) struct Consts<V> {
     two: V,
     three: V,
     five: V,
-    /// [`Group::pr`] of an empty pile.
-    empty: V,
     trick: V,
     limit: V,
     /// The lane's bits, and one more (for `Split`).
@@ -476,7 +481,6 @@ impl<V: Vec64> Consts<V> {
                 two: V::splat(2),
                 three: V::splat(3),
                 five: V::splat(5),
-                empty: V::splat(u64::from(V::BITS) - 1),
                 trick: V::splat(1 << (V::BITS / 2)),
                 limit: V::splat(u64::from(limit) << (V::BITS / 2)),
                 word: V::splat(u64::from(V::BITS)),

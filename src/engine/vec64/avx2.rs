@@ -91,30 +91,41 @@ impl Vec64 for Avx2 {
     fn shr2(self) -> Self {
         Avx2(unsafe { _mm256_srli_epi64::<2>(self.0) })
     }
-    /// AVX2 has no per-lane count: the count of each 32-bit half ([`lzcnt32`]), the low
-    /// half's added where the high half is empty.
     #[inline(always)]
     fn lzcnt(self) -> Self {
+        Avx2(unsafe { _mm256_min_epu32(self.lzcnt_loose().0, _mm256_set1_epi64x(64)) })
+    }
+    /// AVX2 has no per-lane count: the count of each 32-bit half from a float's exponent
+    /// ([`exponent32`]), the high half's as is (158 for an empty half) and the low half's
+    /// with 32 added; the smaller of the two is the lane's count (158 for a zero lane).
+    #[inline(always)]
+    fn lzcnt_loose(self) -> Self {
         unsafe {
-            let l = lzcnt32(self.0);
-            let hi = _mm256_srli_epi64::<32>(l);
-            let lo = _mm256_and_si256(l, _mm256_set1_epi64x(0xFFFF_FFFF));
-            let empty = _mm256_cmpeq_epi64(hi, _mm256_set1_epi64x(32));
-            Avx2(_mm256_add_epi64(hi, _mm256_and_si256(empty, lo)))
+            // 2^k has exponent 127 + k: 31 - k leading zeros in the high half, 63 - k counted
+            // from the lane's top in the low half. A half with its top bit set reads as negative
+            // (its exponent past 256 with the sign) and is floored at 0, or 32 in the low half.
+            let e = exponent32(self.0);
+            let z = _mm256_max_epi32(
+                _mm256_sub_epi32(_mm256_set1_epi64x(158 << 32 | 190), e),
+                _mm256_set1_epi64x(32),
+            );
+            // The high dword of each lane ends 0: min(high count, 0).
+            Avx2(_mm256_min_epu32(z, _mm256_srli_epi64::<32>(z)))
+        }
+    }
+    /// 63 less the loose count: a nonzero lane's count is exact.
+    #[inline(always)]
+    fn top_index(self) -> Self {
+        Avx2(unsafe { _mm256_sub_epi64(_mm256_set1_epi64x(63), self.lzcnt_loose().0) })
+    }
+    #[inline(always)]
+    fn top_bit(n: Self) -> Self {
+        unsafe {
+            let s = _mm256_sub_epi64(_mm256_set1_epi64x(64), n.0);
+            Avx2(_mm256_sllv_epi64(_mm256_set1_epi64x(1), s))
         }
     }
     /// Two shifts: a shift by 64 gives 0, so a rotation by 0 is `x | 0`.
-    #[inline(always)]
-    fn rotl(self, s: Self) -> Self {
-        unsafe {
-            let s = _mm256_and_si256(s.0, _mm256_set1_epi64x(63));
-            let r = _mm256_sub_epi64(_mm256_set1_epi64x(64), s);
-            Avx2(_mm256_or_si256(
-                _mm256_sllv_epi64(self.0, s),
-                _mm256_srlv_epi64(self.0, r),
-            ))
-        }
-    }
     #[inline(always)]
     fn rotr(self, s: Self) -> Self {
         unsafe {
@@ -135,9 +146,11 @@ impl Vec64 for Avx2 {
         // Signed, which is right for small lanes.
         Avx2Mask(unsafe { _mm256_cmpgt_epi64(o.0, self.0) })
     }
+    /// The lanes are below 2^31: the high halves are 0, and the low halves' minimum is the
+    /// lanes'.
     #[inline(always)]
     fn min(self, o: Self) -> Self {
-        Self::select(self.lt(o), self, o)
+        Avx2(unsafe { _mm256_min_epu32(self.0, o.0) })
     }
     #[inline(always)]
     fn select(m: Avx2Mask, t: Self, f: Self) -> Self {
@@ -226,25 +239,20 @@ impl Vec64 for Avx2 {
     }
 }
 
-/// Leading zeros of each 32-bit element (32 for 0), for AVX2, which has no such count: the
-/// element's highest set bit kept with the bits below it that follow a clear bit
-/// (`x & !(x >> 1)`: no two adjacent ones, so converting it to a float never rounds up to
-/// the next power of two) and read off the float's exponent. An element with its top bit
-/// set, which the signed conversion reads as negative, is answered 0 by its sign.
+/// The float exponent of each 32-bit element's highest set bit, as AVX2, which has no count of
+/// leading zeros, reads it: the bit kept with the bits below it that follow a clear bit
+/// (`x & !(x >> 1)`: no two adjacent ones, so the conversion to a float never rounds up to the
+/// next power of two), converted, and the exponent field read with the sign above it. So
+/// 2^k gives 127 + k, 0 gives 0, and an element with its top bit set (negative to the signed
+/// conversion) 256 + 157 or 256 + 158.
 ///
 /// # Safety
 /// The processor has AVX2.
 #[inline(always)]
-unsafe fn lzcnt32(x: __m256i) -> __m256i {
+unsafe fn exponent32(x: __m256i) -> __m256i {
     unsafe {
         let t = _mm256_andnot_si256(_mm256_srli_epi32::<1>(x), x);
-        let e = _mm256_srli_epi32::<23>(_mm256_castps_si256(_mm256_cvtepi32_ps(t)));
-        // 2^k has exponent 127 + k and 31 - k leading zeros; 0 has exponent 0 (158 -> 32).
-        let z = _mm256_min_epu32(
-            _mm256_sub_epi32(_mm256_set1_epi32(158), e),
-            _mm256_set1_epi32(32),
-        );
-        _mm256_andnot_si256(_mm256_srai_epi32::<31>(x), z)
+        _mm256_srli_epi32::<23>(_mm256_castps_si256(_mm256_cvtepi32_ps(t)))
     }
 }
 
@@ -377,17 +385,30 @@ impl Vec64 for Avx2x8 {
     }
     #[inline(always)]
     fn lzcnt(self) -> Self {
-        Avx2x8(unsafe { lzcnt32(self.0) })
+        Avx2x8(unsafe { _mm256_min_epu32(self.lzcnt_loose().0, _mm256_set1_epi32(32)) })
+    }
+    /// `158 - exponent` ([`exponent32`]): 31 - k for 2^k, 158 for 0, and below 0 (floored
+    /// at 0) for the top bit.
+    #[inline(always)]
+    fn lzcnt_loose(self) -> Self {
+        unsafe {
+            let e = exponent32(self.0);
+            Avx2x8(_mm256_max_epi32(
+                _mm256_sub_epi32(_mm256_set1_epi32(158), e),
+                _mm256_setzero_si256(),
+            ))
+        }
+    }
+    /// The exponent less 127 ([`exponent32`]: the lane's top bit is clear).
+    #[inline(always)]
+    fn top_index(self) -> Self {
+        unsafe { Avx2x8(_mm256_sub_epi32(exponent32(self.0), _mm256_set1_epi32(127))) }
     }
     #[inline(always)]
-    fn rotl(self, s: Self) -> Self {
+    fn top_bit(n: Self) -> Self {
         unsafe {
-            let s = _mm256_and_si256(s.0, _mm256_set1_epi32(31));
-            let r = _mm256_sub_epi32(_mm256_set1_epi32(32), s);
-            Avx2x8(_mm256_or_si256(
-                _mm256_sllv_epi32(self.0, s),
-                _mm256_srlv_epi32(self.0, r),
-            ))
+            let s = _mm256_sub_epi32(_mm256_set1_epi32(32), n.0);
+            Avx2x8(_mm256_sllv_epi32(_mm256_set1_epi32(1), s))
         }
     }
     #[inline(always)]

@@ -67,10 +67,6 @@ impl Vec64 for Avx512 {
         Avx512(unsafe { _mm512_lzcnt_epi64(self.0) })
     }
     #[inline(always)]
-    fn rotl(self, s: Self) -> Self {
-        Avx512(unsafe { _mm512_rolv_epi64(self.0, s.0) })
-    }
-    #[inline(always)]
     fn rotr(self, s: Self) -> Self {
         Avx512(unsafe { _mm512_rorv_epi64(self.0, s.0) })
     }
@@ -256,10 +252,6 @@ impl Vec64 for Avx512x16 {
     #[inline(always)]
     fn lzcnt(self) -> Self {
         Avx512x16(unsafe { _mm512_lzcnt_epi32(self.0) })
-    }
-    #[inline(always)]
-    fn rotl(self, s: Self) -> Self {
-        Avx512x16(unsafe { _mm512_rolv_epi32(self.0, s.0) })
     }
     #[inline(always)]
     fn rotr(self, s: Self) -> Self {

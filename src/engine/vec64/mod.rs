@@ -60,14 +60,34 @@ pub(crate) trait Vec64: Copy {
     fn shr2(self) -> Self;
     /// Leading zeros per lane (`BITS` for 0).
     fn lzcnt(self) -> Self;
-    /// `self` rotated left by `s % BITS` per lane.
-    fn rotl(self, s: Self) -> Self;
     /// `self` rotated right by `s % BITS` per lane.
     fn rotr(self, s: Self) -> Self;
+    /// Leading zeros per lane as [`Vec64::lzcnt`], except that a zero lane may give any value
+    /// from `BITS` to 255: AVX2 counts from a float's exponent, and the clamp of a zero lane
+    /// costs two operations a count where the loops only ask "at least the plane's cards".
+    #[inline(always)]
+    fn lzcnt_loose(self) -> Self {
+        self.lzcnt()
+    }
+    /// The index of each lane's highest set bit, for lanes from 1 to `2^(BITS - 1) - 1`; any
+    /// value otherwise (AVX2 reads it off a float's exponent).
+    #[inline(always)]
+    fn top_index(self) -> Self {
+        // SAFETY: `self` vouches for the processor's features.
+        unsafe { Self::splat(u64::from(Self::BITS) - 1) }.sub(self.lzcnt())
+    }
+    /// Bit `BITS - n` alone (1 rotated right by `n`: a top-down plane's card `n - 1`), for
+    /// `1 <= n <= BITS`; any value otherwise (AVX2: one shift of 1, where a rotation is four
+    /// operations and a mask).
+    #[inline(always)]
+    fn top_bit(n: Self) -> Self {
+        // SAFETY: `n` vouches for the processor's features.
+        unsafe { Self::splat(1) }.rotr(n)
+    }
     fn eq(self, o: Self) -> Self::Mask;
     /// `self < o` for small lanes.
     fn lt(self, o: Self) -> Self::Mask;
-    /// The smaller of small lanes.
+    /// The smaller of lanes below `2^31` (counts; AVX2 compares the 32-bit halves).
     fn min(self, o: Self) -> Self;
     /// `if m { t } else { f }` per lane.
     fn select(m: Self::Mask, t: Self, f: Self) -> Self;
@@ -223,6 +243,9 @@ mod tests {
             let s: Vec<u64> = b.iter().map(|&x| x % (u64::from(w) + 3)).collect();
             let small: Vec<u64> = b.iter().map(|&x| x >> 1).collect();
             let small_a: Vec<u64> = a.iter().map(|&x| x >> 1).collect();
+            // `min`'s operands, counts below 2^31.
+            let count: Vec<u64> = b.iter().map(|&x| x & 0x7FFF_FFFF).collect();
+            let count_a: Vec<u64> = a.iter().map(|&x| x & 0x7FFF_FFFF).collect();
             let (va, vb, vs) = (of(proof, &a), of(proof, &b), of(proof, &s));
             let (vsa, vsb) = (of(proof, &small_a), of(proof, &small));
             let map = |f: &dyn Fn(usize) -> u64| -> Vec<u64> { (0..V::LANES).map(f).collect() };
@@ -255,18 +278,37 @@ mod tests {
             assert_eq!(lanes(va.shr2()), map(&|i| a[i] >> 2));
             let lz = |x: u64| u64::from(x.leading_zeros()) - (64 - u64::from(w));
             assert_eq!(lanes(va.lzcnt()), map(&|i| lz(a[i])), "lzcnt {a:x?}");
-            let rot = |x: u64, s: u64, left: bool| {
+            let rotr = |x: u64, s: u64| {
                 let s = s % u64::from(w);
                 if s == 0 {
                     x
-                } else if left {
-                    shl(x, s) | (x >> (u64::from(w) - s))
                 } else {
                     (x >> s) | shl(x, u64::from(w) - s)
                 }
             };
-            assert_eq!(lanes(va.rotl(vs)), map(&|i| rot(a[i], s[i], true)), "rotl");
-            assert_eq!(lanes(va.rotr(vs)), map(&|i| rot(a[i], s[i], false)), "rotr");
+            assert_eq!(lanes(va.rotr(vs)), map(&|i| rotr(a[i], s[i])), "rotr");
+            // The top bit from 1 on, the highest bit's index of lanes below the top bit.
+            let from1: Vec<u64> = s.iter().map(|&x| x.clamp(1, u64::from(w))).collect();
+            assert_eq!(
+                lanes(V::top_bit(of(proof, &from1))),
+                map(&|i| 1 << (u64::from(w) - from1[i])),
+                "top_bit"
+            );
+            for (i, &x) in small_a.iter().enumerate() {
+                if x != 0 {
+                    let top = u64::from(63 - x.leading_zeros());
+                    assert_eq!(lanes(vsa.top_index())[i], top, "top_index {x:x}");
+                }
+            }
+            // A zero lane's loose count is anything from the width to 255.
+            let loose = lanes(va.lzcnt_loose());
+            for (i, &x) in a.iter().enumerate() {
+                if x == 0 {
+                    assert!((u64::from(w)..256).contains(&loose[i]), "lzcnt_loose of 0");
+                } else {
+                    assert_eq!(loose[i], lz(x), "lzcnt_loose {x:x}");
+                }
+            }
             assert_eq!(mask_lanes(va.eq(vb)), map(&|i| u64::from(a[i] == b[i])));
             assert_eq!(mask_lanes(va.eq(va)), map(&|_| 1));
             assert_eq!(
@@ -275,8 +317,8 @@ mod tests {
                 "lt"
             );
             assert_eq!(
-                lanes(vsa.min(vsb)),
-                map(&|i| small_a[i].min(small[i])),
+                lanes(of(proof, &count_a).min(of(proof, &count))),
+                map(&|i| count_a[i].min(count[i])),
                 "min"
             );
             let m = va.lt(vb) | va.eq(vb);

@@ -100,10 +100,6 @@ impl Vec64 for Portable {
         Portable(self.0.map(|a| u64::from(a.leading_zeros())))
     }
     #[inline(always)]
-    fn rotl(self, s: Self) -> Self {
-        Portable(map2(self.0, s.0, |a, s| a.rotate_left(s as u32 & 63)))
-    }
-    #[inline(always)]
     fn rotr(self, s: Self) -> Self {
         Portable(map2(self.0, s.0, |a, s| a.rotate_right(s as u32 & 63)))
     }

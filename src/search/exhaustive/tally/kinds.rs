@@ -70,7 +70,7 @@ pub(super) fn convert<E: TallyPlane, V: Vec64<Elem = E>>(
     let s = &batch.soa;
     let k = &mut batch.kinds;
     // SAFETY: `v` vouches for the processor's features.
-    let [zero, one, two, wide] = [0, 1, 2, u64::from(w) - 1].map(|x| unsafe { V::splat(x) });
+    let [zero, one, two] = [0, 1, 2].map(|x| unsafe { V::splat(x) });
     // A game's face cards, and the cards before the lanes, must stay below these.
     // SAFETY: as above.
     let most = unsafe { V::splat(u64::from(max_faces(w)) + 1) };
@@ -94,10 +94,10 @@ pub(super) fn convert<E: TallyPlane, V: Vec64<Elem = E>>(
         let (va, na) = face_kinds(fa, ld(&s.la), ld(&s.ha), zero, one, two);
         let (vb, nb) = face_kinds(fb, ld(&s.lb), ld(&s.hb), zero, one, two);
         let (pk, np) = face_kinds(pf, ld(&s.pl), ld(&s.ph), zero, one, two);
-        // The pile's form (see `Group::pv`): the hand form with bit 0 flipped, rotated right by
-        // one; the next kind goes to `2 * faces - 1` modulo the lane's bits.
-        let pv = pk.xor(one).rotr(one);
-        let pr = np.add(np).add(wide).and(wide);
+        // The pile's form (see `Group::pv`): the hand form with bit 0 flipped; the next kind
+        // goes to `2 * faces`.
+        let pv = pk.xor(one);
+        let pr = np.add(np);
         let faces = na.add(nb).add(np);
         bad |= live & !V::bits(faces.lt(most) & ld(&s.cards).lt(room));
         // SAFETY: as for `ld`, the kinds arrays holding `BATCH + PAD` values too.
@@ -154,6 +154,7 @@ pub(super) fn convert_one<E: TallyPlane>(batch: &Batch<E>, i: usize, limit: u32)
     let kinds = |f: E, lo: E, hi: E| portable.face_kinds(u(f), u(lo), u(hi));
     let pf = u(s.pf[i]);
     let pv = kinds(s.pf[i], s.pl[i], s.ph[i]) ^ 1;
+    let faces_pile = pf.count_ones();
     let faces = u(s.fa[i]).count_ones() + u(s.fb[i]).count_ones() + pf.count_ones();
     let fits =
         faces <= max_faces(w) && u(s.cards[i]) + u64::from(w) * u64::from(limit) < 1 << (w / 2);
@@ -165,8 +166,8 @@ pub(super) fn convert_one<E: TallyPlane>(batch: &Batch<E>, i: usize, limit: u32)
             rev(s.pf[i]),
             of(kinds(s.fa[i], s.la[i], s.ha[i])),
             of(kinds(s.fb[i], s.lb[i], s.hb[i])),
-            of(pv >> 1 | (pv & 1) << (w - 1)),
-            of(u64::from((2 * pf.count_ones() + w - 1) % w)),
+            of(pv),
+            of(u64::from(2 * faces_pile)),
         ],
         fits,
     )

@@ -129,16 +129,8 @@ pub(super) fn convert(batch: &mut Batch<u64>, limit: u32) -> bool {
     narrow(debt, &mut t.debt);
     narrow(before, &mut t.cards);
     narrow(who, &mut t.who);
-    // The pile's kinds rotated right by one in 64 bits: their bit 0 goes to 31 instead of 63;
-    // where the next kind goes, 63 for an empty pile, is 31 (else below 30).
-    for ((x, y), (r, z)) in pv
-        .iter()
-        .zip(&mut t.pv[..len])
-        .zip(pr.iter().zip(&mut t.pr[..len]))
-    {
-        *y = *x as u32 | ((x >> 63) as u32) << 31;
-        *z = (r & 31) as u32;
-    }
+    narrow(pv, &mut t.pv);
+    narrow(pr, &mut t.pr);
     bad == 0
 }
 
