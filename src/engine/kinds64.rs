@@ -307,7 +307,7 @@ impl<V: Vec64, P: Planes<V>> Group<V, P> {
         // na)` stands for it below: where they differ (no face card in a's hand) the lane takes
         // no branch that reads it.
         let za = fa.first(k).min(na);
-        // Where b's marker is, read before the move's chain gets to `vb2` (see `vb3`).
+        // Where b's marker is (see `vb3`).
         let mb = vb.top_index();
         let zb = fb.first(k).min(nb);
         // The lead phase: a plays cards 0, 1, ... and b between them; it stops at the first face
@@ -354,13 +354,14 @@ impl<V: Vec64, P: Planes<V>> Group<V, P> {
         let pv2 = pv.xor(V::keep(put, kind.xor(five).shl(pr)));
         let pr2 = pr.add(V::keep(put, two));
         // A finished payment: b takes the pile (its kinds go above b's, at b's marker) and leads.
-        let fb3 = fb2.append(complete, pf2, nb2, k);
-        // b's marker: `vb`'s, two lower where b put a face card (so `vb2`'s, found without
-        // waiting for it).
-        let m2 = V::select(from_b, mb.sub(two), mb);
-        let vb3 = vb2.xor(V::keep(complete, pv2.shl(m2)));
-        let nb3 = nb2.add(V::keep(complete, n2));
-        let tc = tc.add(V::keep(complete, n2.add(trick)));
+        // Such a move is a payment without a face card: b gave up nothing, and the pile has
+        // the same face cards and `debt` more cards. So the take reads the state from before
+        // the move, not the end of the move's chain.
+        let taken = n.add(debt);
+        let fb3 = fb2.append(complete, pf, nb, k);
+        let vb3 = vb2.xor(V::keep(complete, pv.shl(mb)));
+        let nb3 = nb2.add(V::keep(complete, taken));
+        let tc = tc.add(V::keep(complete, taken.add(trick)));
         self.tc = tc;
         let more = !complete;
         self.pf = P::only(more, pf2);
