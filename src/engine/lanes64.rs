@@ -251,8 +251,8 @@ impl Lanes64 {
     }
 }
 
-/// The portable lanes, whatever the processor: four `u64` lanes, one group (two groups measured
-/// slower: 0.33 against 0.40 M games per CPU-second, `ANSATZ_ISA=portable`).
+/// The portable lanes, whatever the processor: four `u64` lanes, one group (two are slower:
+/// plain `u64`s have no spare registers to overlap with).
 pub(crate) fn run_portable(
     games: &mut impl Games,
     limit: u32,
@@ -300,9 +300,9 @@ pub fn run_with_isa(
     }
 }
 
-/// Eight lanes in AVX-512 registers, two groups side by side (2.17 M games per CPU-second
-/// against 1.75 with one group, `ansatz bench --threads 1`); games of at most 31 face cards (a
-/// batch of them) in the leaner loop of `kinds64.rs`.
+/// Eight lanes in AVX-512 registers, two groups side by side (faster than one: their chains
+/// overlap); games of at most 31 face cards (a batch of them) in the leaner loop of
+/// `kinds64.rs`.
 ///
 /// # Safety
 /// The processor has the features enabled here.
@@ -317,8 +317,8 @@ unsafe fn run_avx512(games: &mut impl Games, limit: u32, done: &mut impl FnMut(u
     }
 }
 
-/// Four lanes in AVX2 registers, two groups side by side (1.22 M games per CPU-second against
-/// 1.15 with one group).
+/// Four lanes in AVX2 registers, two groups side by side (faster than one: their chains
+/// overlap, spills and all).
 ///
 /// # Safety
 /// The processor has the features enabled here.
