@@ -7,9 +7,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use ansatz::card::DeckSpec;
-use ansatz::discover::frame::{self, Ends};
-use ansatz::discover::{Config as DiscoverConfig, Observer, Route, Scope, StageReport};
+use ansatz::discover::options::Options;
+use ansatz::discover::{Observer, StageReport};
 use ansatz::run::assemble::{AssembleJob, Phase};
 use ansatz::run::assemble_setup::AssembleOptions;
 use ansatz::run::discover::DiscoverJob;
@@ -335,7 +334,8 @@ impl Observer for Stopper {
 ///
 /// Keyword arguments are the CLI's options: ``deck`` (``"standard"``), ``quick``, ``route``
 /// (``"both"``, ``"ansatz"`` or ``"insertion"``), ``beam``, ``lateral``, ``separator``
-/// (``"J"``, ...), ``frame``, ``filter``, ``fill_limit``, ``census_limit``, ``max_positions``,
+/// (``"J"``, ...), ``frame``, ``filter``, ``fill_limit``, ``census_limit``,
+/// ``whole_deck_limit``, ``max_positions``,
 /// ``out`` (``"out"``), ``resume``, ``threads``, ``shard``. Ctrl-C stops it at its next
 /// progress report; ``resume=True`` finishes it from its finished steps.
 ///
@@ -345,10 +345,12 @@ impl Observer for Stopper {
 #[pyfunction]
 #[pyo3(signature = (*, deck="standard", quick=false, route="both", beam=None, lateral=0,
     separator=None, frame=None, filter=None, fill_limit=None, census_limit=None,
-    max_positions=20_000_000, out=PathBuf::from("out"), resume=false, threads=None, shard=None),
+    whole_deck_limit=None, max_positions=20_000_000, out=PathBuf::from("out"), resume=false,
+    threads=None, shard=None),
     text_signature = "(*, deck='standard', quick=False, route='both', beam=None, lateral=0, \
         separator=None, frame=None, filter=None, fill_limit=None, census_limit=None, \
-        max_positions=20000000, out='out', resume=False, threads=None, shard=None)")]
+        whole_deck_limit=None, max_positions=20000000, out='out', resume=False, threads=None, \
+        shard=None)")]
 #[allow(clippy::too_many_arguments)]
 pub fn discover<'py>(
     py: Python<'py>,
@@ -362,26 +364,29 @@ pub fn discover<'py>(
     filter: Option<String>,
     fill_limit: Option<u64>,
     census_limit: Option<u64>,
+    whole_deck_limit: Option<u64>,
     max_positions: u64,
     out: PathBuf,
     resume: bool,
     threads: Option<usize>,
     shard: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let opts = DiscoverOptions {
-        deck,
+    // Validated as `ansatz discover` validates its flags: one library call, one set of messages.
+    let options = Options {
         quick,
-        route,
+        route: route.parse().map_err(Error::input)?,
         beam,
         lateral,
         separator,
-        frame: frame.as_deref(),
-        filter: filter.as_deref(),
+        frame: frame.clone(),
+        filter: filter.clone(),
         fill_limit,
         census_limit,
+        whole_deck_limit,
         max_positions,
+        ..Options::new(self::deck(deck)?)
     };
-    let config = opts.config()?;
+    let config = options.config().map_err(Error::input)?;
     let argv = Argv::new(&["discover"])
         .value("--deck", (deck != "standard").then_some(deck))
         .switch("--quick", quick)
@@ -393,6 +398,7 @@ pub fn discover<'py>(
         .value("--filter", filter.as_deref())
         .value("--fill-limit", fill_limit)
         .value("--census-limit", census_limit)
+        .value("--whole-deck-limit", whole_deck_limit)
         .value(
             "--max-positions",
             (max_positions != 20_000_000).then_some(max_positions),
@@ -420,96 +426,4 @@ pub fn discover<'py>(
         })
     })?;
     to_python(py, &text)
-}
-
-/// `discover`'s options before validation.
-struct DiscoverOptions<'a> {
-    deck: &'a str,
-    quick: bool,
-    route: &'a str,
-    beam: Option<u64>,
-    lateral: u64,
-    separator: Option<char>,
-    frame: Option<&'a str>,
-    filter: Option<&'a str>,
-    fill_limit: Option<u64>,
-    census_limit: Option<u64>,
-    max_positions: u64,
-}
-
-impl DiscoverOptions<'_> {
-    /// The validated configuration, step for step as `ansatz discover` makes it from its
-    /// arguments (src/cli/discover.rs), with its messages.
-    fn config(&self) -> Result<DiscoverConfig> {
-        let deck: DeckSpec = deck(self.deck)?;
-        let route = match self.route {
-            "both" => Route::Both,
-            "ansatz" => Route::Ansatz,
-            "insertion" => Route::Insertion,
-            r => {
-                return Err(Error::Input(format!(
-                    "invalid value '{r}' for '--route <ROUTE>' [possible values: both, ansatz, insertion]"
-                )));
-            }
-        };
-        let range = |flag: &str, v: u64, lo: u64| {
-            if (lo..=100_000).contains(&v) {
-                Ok(v)
-            } else {
-                Err(Error::Input(format!(
-                    "invalid value '{v}' for '{flag} <N>': {v} is not in {lo}..=100000"
-                )))
-            }
-        };
-        let beam = self.beam.map(|b| range("--beam", b, 1)).transpose()?;
-        let lateral = range("--lateral", self.lateral, 0)?;
-        let separator = match self.separator {
-            None => None,
-            Some(c) => match ansatz::card::DASH_SYMBOLS
-                .iter()
-                .position(|&s| s == c.to_ascii_uppercase())
-            {
-                Some(k) if k > 0 => Some(k as ansatz::card::Card),
-                _ => {
-                    return Err(Error::Input(format!(
-                        "--separator {c}: give a face kind, J, Q, K or A"
-                    )));
-                }
-            },
-        };
-        let ends = match self.frame {
-            None => None,
-            Some(text) => Some(text.parse::<Ends>().map_err(Error::input)?),
-        };
-        let df = frame::derive(deck, separator, ends.as_ref()).map_err(Error::input)?;
-        let filter = self
-            .filter
-            .map(|f| ansatz::discover::heads::check_filter(&df, f))
-            .transpose()
-            .map_err(Error::input)?;
-        // The deck's own separator and ends asked for by name are the default run.
-        let lowest = frame::derive(deck, None, None).map(|d| d.separator);
-        let separator = separator.filter(|&s| lowest.as_ref().ok() != Some(&s));
-        let ends = frame::unless_default(deck, separator, ends);
-        let scope = if self.quick {
-            Scope::QUICK
-        } else {
-            Scope::DEFAULT
-        }
-        .with(route, beam.map(|b| b as usize));
-        let config = DiscoverConfig {
-            deck,
-            separator,
-            ends,
-            lateral: lateral as usize,
-            filter,
-            scope,
-            fill_limit: self.fill_limit.unwrap_or(scope.fill_limit()),
-            census_limit: self.census_limit,
-            max_positions: self.max_positions,
-            stop_after_censuses: None,
-        };
-        ansatz::discover::check(&config).map_err(Error::input)?;
-        Ok(config)
-    }
 }

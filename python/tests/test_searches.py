@@ -134,6 +134,18 @@ def test_discover_a_small_deck(tmp_path):
     assert r["files"]
 
 
+def test_discover_whole_deck_limit_is_the_clis(cli, tmp_path):
+    # 0: the routes, not the whole deck (which is small enough to be played whole by default).
+    args = ["discover", "--deck", "8-2J2Q2K2A", "--whole-deck-limit", "0"]
+    v = cli_json(cli, *args, "--out", str(tmp_path / "cli"))
+    r = ansatz.discover(deck="8-2J2Q2K2A", whole_deck_limit=0, out=tmp_path / "py")
+    stages = [s["name"] for s in r["stages"]]
+    assert stages == [s["name"] for s in v["stages"]]
+    assert "deck" not in stages and "insertion" in stages
+    key = lambda c: c["cycle_id"]
+    assert sorted(map(key, r["balanced_cycles"])) == sorted(map(key, v["balanced_cycles"]))
+
+
 def test_discover_options_are_checked(tmp_path):
     with pytest.raises(ValueError, match="--separator"):
         ansatz.discover(separator="X", out=tmp_path)
@@ -141,6 +153,10 @@ def test_discover_options_are_checked(tmp_path):
         ansatz.discover(route="sideways", out=tmp_path)
     with pytest.raises(ValueError, match="--beam"):
         ansatz.discover(beam=0, out=tmp_path)
+    with pytest.raises(ValueError, match="--lateral"):
+        ansatz.discover(lateral=100001, out=tmp_path)
+    with pytest.raises(ValueError, match="--frame"):
+        ansatz.discover(frame="nonsense", out=tmp_path)
 
 
 def test_read_library_gives_the_records_inspect_lists(cli):

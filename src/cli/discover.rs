@@ -14,8 +14,8 @@ use super::cluster::DistArgs;
 use super::output::{BadInput, Out, run_job};
 use super::progress;
 use crate::card::DeckSpec;
-use crate::discover::frame::{self, Ends};
-use crate::discover::{Config, Observer, Route, Scope, StageReport};
+use crate::discover::options::Options;
+use crate::discover::{Observer, Route, StageReport};
 use crate::run::discover::{DiscoverAnswer, DiscoverJob, text};
 
 /// Find balanced non-terminating cycles of a deck automatically: frame, filter, head sweep,
@@ -193,67 +193,27 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .deck
         .parse()
         .map_err(|e: crate::card::DeckError| BadInput(e.to_string()))?;
-    let separator = match args.separator {
-        None => None,
-        Some(c) => match crate::card::DASH_SYMBOLS
-            .iter()
-            .position(|&s| s == c.to_ascii_uppercase())
-        {
-            Some(k) if k > 0 => Some(k as crate::card::Card),
-            _ => {
-                return Err(
-                    BadInput(format!("--separator {c}: give a face kind, J, Q, K or A")).into(),
-                );
-            }
-        },
-    };
-    let ends = match &args.frame {
-        None => None,
-        Some(text) => Some(text.parse::<Ends>().map_err(|e| BadInput(e.to_string()))?),
-    };
-    // Checked before any work or checkpoint, so bad decks exit 2 at once.
-    let df = frame::derive(deck, separator, ends.as_ref()).map_err(|e| BadInput(e.to_string()))?;
-    // The filter in canonical dash notation, as names and checkpoints carry it.
-    let filter = args
-        .filter
-        .as_deref()
-        .map(|f| crate::discover::heads::check_filter(&df, f))
-        .transpose()
-        .map_err(|e| BadInput(e.to_string()))?;
-    // The deck's own separator and ends asked for by name are the default run (one name, one
-    // checkpoint).
-    let lowest = frame::derive(deck, None, None).map(|d| d.separator);
-    let separator = separator.filter(|&s| lowest.as_ref().ok() != Some(&s));
-    let ends = frame::unless_default(deck, separator, ends);
-    let mut scope = if args.quick {
-        Scope::QUICK
-    } else {
-        Scope::DEFAULT
-    }
-    .with(
-        match args.route {
+    let options = Options {
+        quick: args.quick,
+        route: match args.route {
             RouteArg::Both => Route::Both,
             RouteArg::Ansatz => Route::Ansatz,
             RouteArg::Insertion => Route::Insertion,
         },
-        args.beam.map(|b| b as usize),
-    );
-    // One route alone plays nothing whole (`Scope::with`), whatever the flag says.
-    if let (Some(n), true) = (args.whole_deck_limit, scope.whole_deck_limit > 0) {
-        scope.whole_deck_limit = n;
-    }
-    let config = Config {
-        separator,
-        ends,
-        lateral: args.lateral as usize,
-        filter,
-        fill_limit: args.fill_limit.unwrap_or(scope.fill_limit()),
+        beam: args.beam,
+        lateral: args.lateral,
+        separator: args.separator,
+        frame: args.frame.clone(),
+        filter: args.filter.clone(),
+        fill_limit: args.fill_limit,
         census_limit: args.census_limit,
+        whole_deck_limit: args.whole_deck_limit,
         max_positions: args.max_positions,
         stop_after_censuses: args.stop_after_censuses,
-        ..Config::new(deck, scope)
+        ..Options::new(deck)
     };
-    crate::discover::check(&config).map_err(|e| BadInput(e.to_string()))?;
+    // Checked before any work or checkpoint, so bad input exits 2 at once.
+    let config = options.config().map_err(|e| BadInput(e.to_string()))?;
     let bars = Bars {
         quiet: args.quiet || args.json,
         bar: Mutex::new(None),

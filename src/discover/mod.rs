@@ -14,6 +14,7 @@ pub mod fill;
 pub mod frame;
 pub mod heads;
 pub mod insertion;
+pub mod options;
 pub mod steps;
 pub mod whole;
 
@@ -55,6 +56,16 @@ pub enum DiscoverError {
     BadFilter(String, String),
     #[error("deck {0} holds no {1}: it cannot be the separator")]
     NoSeparator(String, char),
+    #[error("--separator {0}: give a face kind, J, Q, K or A")]
+    BadSeparator(char),
+    #[error("invalid value '{value}' for '{flag} <N>': {value} is not in {lo}..=100000")]
+    OutOfRange {
+        flag: &'static str,
+        value: u64,
+        lo: u64,
+    },
+    #[error("invalid value '{0}' for '--route <ROUTE>' [possible values: both, ansatz, insertion]")]
+    BadRoute(String),
     #[error("no checkpoint to resume: {0}")]
     NoCheckpoint(String),
     #[error("the checkpoint {0}")]
