@@ -33,7 +33,7 @@ pub(crate) trait LaneGroup<V: Vec64>: Copy {
     /// The results the last move left.
     fn stopped(&self) -> Stopped<V>;
     /// Empties the pile, the debt and the counts of the `lanes` (bits).
-    fn clear(&mut self, k: &Self::Consts, lanes: u32);
+    fn clear(&mut self, lanes: u32);
     /// Writes the hands of `g` (which has a move to make) into lane `i`, and its player to act.
     fn load(&mut self, i: usize, g: &Deal64);
     /// The index in the source of each lane's game, and the lanes playing one (bits).
@@ -51,7 +51,7 @@ pub(crate) fn run<V: Vec64, L: LaneGroup<V>, S: Games, const G: usize>(
 ) {
     let all = (1u32 << V::LANES) - 1;
     for g in groups.iter_mut() {
-        refill(g, k, all, games, done);
+        refill(g, all, games, done);
     }
     loop {
         games.work();
@@ -62,7 +62,7 @@ pub(crate) fn run<V: Vec64, L: LaneGroup<V>, S: Games, const G: usize>(
         let mut active = 0;
         for (g, &s) in groups.iter_mut().zip(stops.iter()) {
             if s != 0 {
-                finish(g, k, s, games, done);
+                finish(g, s, games, done);
             }
             active |= *g.lanes().1;
         }
@@ -76,7 +76,6 @@ pub(crate) fn run<V: Vec64, L: LaneGroup<V>, S: Games, const G: usize>(
 #[inline(always)]
 fn finish<V: Vec64, L: LaneGroup<V>, S: Games>(
     g: &mut L,
-    k: &L::Consts,
     stopped: u32,
     games: &mut S,
     done: &mut impl FnMut(usize, Finish),
@@ -100,7 +99,7 @@ fn finish<V: Vec64, L: LaneGroup<V>, S: Games>(
         done(slot[i], finish);
     }
     *active &= !stopped;
-    refill(g, k, stopped, games, done);
+    refill(g, stopped, games, done);
 }
 
 /// Loads the next games into the `lanes` (bits) of `g`, as many as are left; a game over before
@@ -109,12 +108,11 @@ fn finish<V: Vec64, L: LaneGroup<V>, S: Games>(
 #[inline(always)]
 fn refill<V: Vec64, L: LaneGroup<V>, S: Games>(
     g: &mut L,
-    k: &L::Consts,
     lanes: u32,
     games: &mut S,
     done: &mut impl FnMut(usize, Finish),
 ) {
-    g.clear(k, lanes);
+    g.clear(lanes);
     let mut s = lanes;
     'lanes: while s != 0 {
         let i = s.trailing_zeros() as usize;

@@ -415,7 +415,7 @@ impl<V: Vec64> LaneGroup<V> for Group<V> {
 
     /// One masked move a variable.
     #[inline(always)]
-    fn clear(&mut self, _: &Consts<V>, lanes: u32) {
+    fn clear(&mut self, lanes: u32) {
         let keep = !self.pf.mask(lanes);
         for v in [
             &mut self.pf,
