@@ -153,7 +153,10 @@ impl SplitMix64 {
 }
 
 /// The increment of SplitMix64's counter (the golden ratio, odd).
-const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+pub(crate) const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The multipliers of SplitMix64's mix.
+pub(crate) const MIX: [u64; 2] = [0xBF58_476D_1CE4_E5B9, 0x94D0_49BB_1331_11EB];
 
 /// The `n - 1` draws of a Fisher–Yates shuffle of `n` items (`2 <= n <= 64`) from a SplitMix64
 /// counter at `state`, into `js`: `js[k] = below(n - k)` for the `k`-th draw. Returns true when
@@ -189,13 +192,13 @@ pub fn batch_draws(state: u64, n: usize, js: &mut [u8; 64]) -> bool {
 
 #[inline(always)]
 fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z = (z ^ (z >> 30)).wrapping_mul(MIX[0]);
+    z = (z ^ (z >> 27)).wrapping_mul(MIX[1]);
     z ^ (z >> 31)
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -288,7 +291,7 @@ mod tests {
     }
 
     /// The inverse of `mix` (each step of it is invertible), to build a state with a chosen draw.
-    fn unmix(mut z: u64) -> u64 {
+    pub(crate) fn unmix(mut z: u64) -> u64 {
         z ^= (z >> 31) ^ (z >> 62);
         z = z.wrapping_mul(inverse(0x94D0_49BB_1331_11EB));
         z ^= (z >> 27) ^ (z >> 54);

@@ -13,7 +13,7 @@ use crate::engine::vec64::Vec64;
 
 /// What the results of a stopped lane are made of, as a group's move leaves them.
 pub(crate) struct Stopped<V> {
-    /// Finished tricks times `2^32` plus their cards.
+    /// Finished tricks times `2^(BITS / 2)` plus their cards.
     pub tc: V,
     /// Cards of an unfinished last trick.
     pub last: V,
@@ -23,7 +23,7 @@ pub(crate) struct Stopped<V> {
     pub ended: u32,
 }
 
-/// One group of lanes of a move loop, in the lane vector `V` (64-bit lanes).
+/// One group of lanes of a move loop, in the lane vector `V`.
 pub(crate) trait LaneGroup<V: Vec64>: Copy {
     /// The constants of a move.
     type Consts;
@@ -85,6 +85,8 @@ fn finish<V: Vec64, L: LaneGroup<V>, S: Games>(
     r.tc.store(&mut tc);
     r.last.store(&mut last);
     let (slot, active) = g.lanes();
+    // Tricks in the high half of a lane, cards in the low half.
+    let half = V::BITS / 2;
     let mut s = stopped;
     while s != 0 {
         let i = s.trailing_zeros() as usize;
@@ -92,8 +94,8 @@ fn finish<V: Vec64, L: LaneGroup<V>, S: Games>(
         let finish = Finish::of_lane(
             r.ended >> i & 1 == 1,
             r.winner >> i & 1,
-            (tc[i] >> 32) as u32,
-            tc[i] as u32,
+            (tc[i] >> half) as u32,
+            (tc[i] & ((1 << half) - 1)) as u32,
             last[i] as u32,
         );
         done(slot[i], finish);

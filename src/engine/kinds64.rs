@@ -7,7 +7,10 @@
 //! always the first of its hand, so its kind is the low two bits of `v` (no shift by its
 //! position), a hand's kinds shift by two only when it plays a face card, and a swap of the two
 //! hands moves three vectors instead of four. The pile keeps its kinds the same way; the player
-//! who takes it appends them above its own, at its marker (the highest set bit).
+//! who takes it appends them above its own, at its marker (the highest set bit), or, where the
+//! kinds are [`Counted`] (a [`Queue`] type), at twice its face cards, kept beside them: then
+//! the kinds of a game's face cards need two bits each, no more, so a standard deal's 16 fit
+//! 32 bits.
 //!
 //! The face planes run from the top: a hand's card `i` is bit `63 - i` (where `Deal64` and the
 //! tree walk have bit `i`; a refill reverses them), so a hand's first face card is its leading
@@ -19,8 +22,11 @@
 //! (`search/exhaustive/tally/kinds.rs`) plays its fixed games in 64-bit lanes past 32 cards and
 //! in sixteen 32-bit lanes up to 32, where a hand's card `i` is bit `31 - i` and the kinds of
 //! every face card and the marker fit up to 15 face cards ([`max_faces`]). The face planes are
-//! a [`Planes`] type: the lane word itself, or [`Split`], two 32-bit words of sixteen lanes for
-//! games of up to 60 cards (the batch's games past 34 cards, where the processor has VBMI2).
+//! a [`Planes`] type: the lane word itself, or [`Split`], two 32-bit words for games of up to
+//! 60 cards (the batch's games past 34 cards in sixteen lanes, where the processor has VBMI2).
+//! [`run_split`] plays random deals of up to 60 cards and 16 face cards (every standard deal)
+//! in eight such lanes with [`Counted`] kinds: AVX2's random games, twice the lanes of its
+//! `u64` form.
 
 #![cfg_attr(
     not(target_arch = "x86_64"),
@@ -32,10 +38,13 @@
 use crate::engine::drive64::{self, LaneGroup, Stopped};
 use crate::engine::lanes::Finish;
 use crate::engine::lanes64::Deal64;
-use crate::engine::source64::Games;
-#[cfg(target_arch = "x86_64")]
-use crate::engine::vec64::Avx512x16;
-use crate::engine::vec64::Vec64;
+use crate::engine::source64::{Games, Most};
+use crate::engine::vec64::{Funnel, Portable, Vec64};
+
+mod planes;
+mod queue;
+pub(crate) use planes::{Planes, Split};
+pub(crate) use queue::{Counted, Marker, Queue};
 
 /// The most face cards a game may hold in lanes of `bits` bits: the kinds of them all and the
 /// marker fit in `bits - 1` bits (see `Group::pv`).
@@ -46,159 +55,14 @@ pub(crate) const fn max_faces(bits: u32) -> u32 {
 /// The most face cards a game may hold in 64-bit lanes.
 pub(crate) const MAX_FACES: u32 = max_faces(64);
 
-/// Whether every game of `games` fits these lanes (at most [`MAX_FACES`] face cards).
-pub(crate) fn fits(games: &[Deal64]) -> bool {
-    games
-        .iter()
-        .all(|g| g.faces[0].count_ones() + g.faces[1].count_ones() <= MAX_FACES)
-}
-
-/// The face planes of a group's hands and pile (card `i` from the top at bit `BITS - 1 - i`):
-/// one lane word ([`Vec64`] itself), or two (`Split`: 64 cards in two `u32` words, so that
-/// sixteen lanes hold decks of up to 60 cards). The operations are the step's, no more.
-pub(crate) trait Planes<V: Vec64>: Copy {
-    /// Empty planes.
-    ///
-    /// # Safety
-    /// The processor has `V`'s features (and the form's own).
-    unsafe fn zero() -> Self;
-    /// The leading zeros: the first face card's position, or at least the plane's cards when
-    /// there is none.
-    fn first(self, k: &Consts<V>) -> V;
-    /// The planes less their first `p` cards (`p` the cards a move gives up: see `Split`).
-    fn drop_top(self, p: V) -> Self;
-    /// With a face card at position `n2 - 1` where `m` (a pile of `n2` cards after the move).
-    fn put(self, m: V::Mask, n2: V, k: &Consts<V>) -> Self;
-    /// With `pile`'s cards below the first `at` where `m` (nothing wraps: the hand and the pile
-    /// hold at most the deck).
-    fn append(self, m: V::Mask, pile: Self, at: V, k: &Consts<V>) -> Self;
-    fn pick(m: V::Mask, t: Self, f: Self) -> Self;
-    fn only(m: V::Mask, x: Self) -> Self;
-}
-
-impl<V: Vec64> Planes<V> for V {
-    #[inline(always)]
-    unsafe fn zero() -> Self {
-        // SAFETY: the caller's contract.
-        unsafe { V::splat(0) }
-    }
-    #[inline(always)]
-    fn first(self, _: &Consts<V>) -> V {
-        self.lzcnt_loose()
-    }
-    #[inline(always)]
-    fn drop_top(self, p: V) -> Self {
-        self.shl(p)
-    }
-    /// The pile's card `n2 - 1` from the top is bit `BITS - n2`. A pile past `BITS` cards
-    /// (the `u32` lanes' decks of 33 and 34 cards) leaves its player's opponent at most one
-    /// card, and the game ends before the plane is read again; so [`Vec64::top_bit`]'s "any
-    /// value" there is harmless.
-    #[inline(always)]
-    fn put(self, m: V::Mask, n2: V, _: &Consts<V>) -> Self {
-        self.or(V::keep(m, V::top_bit(n2)))
-    }
-    /// A shift, as nothing passes the plane's last bit in a game that goes on: the taker's
-    /// cards and the pile's face cards (all but its last card, the payment that completes
-    /// the trick) fill at most `BITS` cards, or the opponent is left with none.
-    #[inline(always)]
-    fn append(self, m: V::Mask, pile: Self, at: V, _: &Consts<V>) -> Self {
-        self.or(V::keep(m, pile.shr(at)))
-    }
-    #[inline(always)]
-    fn pick(m: V::Mask, t: Self, f: Self) -> Self {
-        V::select(m, t, f)
-    }
-    #[inline(always)]
-    fn only(m: V::Mask, x: Self) -> Self {
-        V::keep(m, x)
-    }
-}
-
-/// A face plane of up to 64 cards in two words of sixteen `u32` lanes: cards 0 to 31 from the
-/// top in `hi` (card `i` at bit `31 - i`), cards 32 to 63 in `lo` (card `i` at bit `63 - i`).
-/// For games of at most 60 cards (with at most 15 face cards, as the `u32` kinds hold), where a
-/// move gives up fewer than 32 cards, so one funnel shift (AVX-512 VBMI2) drops them: a lead
-/// phase gives up at most one card more than the shorter hand holds (at most 30 of 60), a
-/// payment at most four. The tests that hold these lanes to the general ones
-/// (`search/exhaustive/tally.rs`) play random games of 35 to 60 cards.
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy)]
-pub(crate) struct Split {
-    pub(crate) hi: Avx512x16,
-    pub(crate) lo: Avx512x16,
-}
-
-#[cfg(target_arch = "x86_64")]
-impl Planes<Avx512x16> for Split {
-    #[inline(always)]
-    unsafe fn zero() -> Self {
-        // SAFETY: the caller's contract.
-        let z = unsafe { <Avx512x16 as Vec64>::splat(0) };
-        Split { hi: z, lo: z }
-    }
-    /// `hi`'s leading zeros alone: 32 where the first face card is in `lo`, which the step
-    /// never tells from its true place. Such a hand holds at least 33 cards, so the other at
-    /// most 27 (60 in all): in a lead phase the other hand's first face card or last card comes
-    /// first either way, and a payment only asks whether the first face card is among the
-    /// first four.
-    #[inline(always)]
-    fn first(self, _: &Consts<Avx512x16>) -> Avx512x16 {
-        self.hi.lzcnt()
-    }
-    #[inline(always)]
-    fn drop_top(self, p: Avx512x16) -> Self {
-        Split {
-            hi: self.hi.funnel_shl(self.lo, p),
-            lo: self.lo.shl(p),
-        }
-    }
-    /// The card's bit is bit 0 rotated right by `n2` in either word: `hi`'s card `n2 - 1` up
-    /// to 32 cards, `lo`'s past them.
-    #[inline(always)]
-    fn put(self, m: u16, n2: Avx512x16, k: &Consts<Avx512x16>) -> Self {
-        let bit = k.one.rotr(n2);
-        let high = n2.lt(k.edge);
-        Split {
-            hi: self.hi.or(<Avx512x16 as Vec64>::keep(m & high, bit)),
-            lo: self.lo.or(<Avx512x16 as Vec64>::keep(m & !high, bit)),
-        }
-    }
-    /// The 64-bit shift right by `at` of `hi:lo`. Below 32, `lo` gets the funnel shift's low
-    /// word, and the shift by the wrapped `at - 32` gives 0. From 32 on, `lo` gets `hi` shifted
-    /// by `at - 32`, and the funnel shift (by `at - 32` too) gives 0: the pile then holds at
-    /// most `60 - at` cards, none in its `lo`, and the left shift of its `hi` by `64 - at`
-    /// pushes every one of them out.
-    #[inline(always)]
-    fn append(self, m: u16, pile: Self, at: Avx512x16, k: &Consts<Avx512x16>) -> Self {
-        let low = pile
-            .lo
-            .funnel_shr(pile.hi, at)
-            .or(pile.hi.shr(at.sub(k.word)));
-        Split {
-            hi: self.hi.or(<Avx512x16 as Vec64>::keep(m, pile.hi.shr(at))),
-            lo: self.lo.or(<Avx512x16 as Vec64>::keep(m, low)),
-        }
-    }
-    #[inline(always)]
-    fn pick(m: u16, t: Self, f: Self) -> Self {
-        Split {
-            hi: <Avx512x16 as Vec64>::select(m, t.hi, f.hi),
-            lo: <Avx512x16 as Vec64>::select(m, t.lo, f.lo),
-        }
-    }
-    #[inline(always)]
-    fn only(m: u16, x: Self) -> Self {
-        Split {
-            hi: <Avx512x16 as Vec64>::keep(m, x.hi),
-            lo: <Avx512x16 as Vec64>::keep(m, x.lo),
-        }
-    }
+/// Whether games of `most` fit the 64-bit lanes of [`run`] (at most [`MAX_FACES`] face cards).
+pub(crate) fn fits(most: Most) -> bool {
+    most.faces <= MAX_FACES
 }
 
 /// One group of lanes: the state of its games, the hand of the player to act first as `a`.
 #[derive(Clone, Copy)]
-pub(crate) struct Group<V: Vec64, P: Planes<V> = V> {
+pub(crate) struct Group<V: Vec64, P: Planes<V> = V, Q: Queue<V> = Marker> {
     /// The face cards of each hand, card `i` at bit `63 - i` (see the module head and
     /// [`Planes`]).
     pub(crate) fa: P,
@@ -212,8 +76,9 @@ pub(crate) struct Group<V: Vec64, P: Planes<V> = V> {
     /// empty pile is 0), so that the taker puts them above its own kinds with one shift to its
     /// marker and a xor (bit 0 lands on the marker, which leaves the first kind's low bit;
     /// the pile's marker becomes the taker's; the kinds of all faces and the marker fill at
-    /// most `BITS - 1` bits); where the next kind goes (twice its face cards); its cards; and
-    /// the debt of the player to act.
+    /// most `BITS - 1` bits), or, with [`Counted`] kinds, as a hand's without a marker (the
+    /// xor an or); where the next kind goes (twice its face cards); its cards; and the debt
+    /// of the player to act.
     pub(crate) pf: P,
     pub(crate) pv: V,
     pub(crate) pr: V,
@@ -232,9 +97,11 @@ pub(crate) struct Group<V: Vec64, P: Planes<V> = V> {
     pub(crate) slot: [usize; 8],
     /// Bit `i` while lane `i` plays a game.
     pub(crate) active: u32,
+    /// Where the hands' kinds end, when not at a marker.
+    pub(crate) q: Q,
 }
 
-impl<V: Vec64, P: Planes<V>> Group<V, P> {
+impl<V: Vec64, P: Planes<V>, Q: Queue<V>> Group<V, P, Q> {
     /// A group with no game.
     ///
     /// # Safety
@@ -242,7 +109,7 @@ impl<V: Vec64, P: Planes<V>> Group<V, P> {
     #[inline(always)]
     pub(crate) unsafe fn new() -> Self {
         // SAFETY: the caller's contract.
-        let (z, zp) = unsafe { (V::splat(0), P::zero()) };
+        let (z, zp, zq) = unsafe { (V::splat(0), P::zero(), Q::zero()) };
         Group {
             fa: zp,
             fb: zp,
@@ -262,6 +129,7 @@ impl<V: Vec64, P: Planes<V>> Group<V, P> {
             ended: 0,
             slot: [0; 8],
             active: 0,
+            q: zq,
         }
     }
 
@@ -282,7 +150,6 @@ impl<V: Vec64, P: Planes<V>> Group<V, P> {
             one,
             two,
             three,
-            five,
             trick,
             limit,
             ..
@@ -308,7 +175,7 @@ impl<V: Vec64, P: Planes<V>> Group<V, P> {
         // no branch that reads it.
         let za = fa.first(k).min(na);
         // Where b's marker is (see `vb3`).
-        let mb = vb.top_index();
+        let mb = self.q.end_b(vb, pr);
         let zb = fb.first(k).min(nb);
         // The lead phase: a plays cards 0, 1, ... and b between them; it stops at the first face
         // card, b's first when `zb < za` (its card `zb` comes before a's card `za`), or when
@@ -346,12 +213,12 @@ impl<V: Vec64, P: Planes<V>> Group<V, P> {
         let fb2 = fb.drop_top(pop_b);
         let nb2 = nb.sub(pop_b);
         // The hand that put a face card loses its first kind.
-        let va2 = V::select(put & !from_b, va.shr2(), va);
+        let a_put = put & !from_b;
+        let va2 = V::select(a_put, va.shr2(), va);
         let vb2 = V::select(from_b, vb.shr2(), vb);
         let pf2 = pf.put(put, n2, k);
-        // The kind's field, its marker moved up past it: `kind ^ 5` is the kind and a marker
-        // above it, less the marker below (see `Group::pv`).
-        let pv2 = pv.xor(V::keep(put, kind.xor(five).shl(pr)));
+        // The kind's field (its marker moved up past it: see `Group::pv`).
+        let pv2 = pv.xor(V::keep(put, Q::field(kind, k).shl(pr)));
         let pr2 = pr.add(V::keep(put, two));
         // A finished payment: b takes the pile (its kinds go above b's, at b's marker) and leads.
         // Such a move is a payment without a face card: b gave up nothing, and the pile has
@@ -367,6 +234,7 @@ impl<V: Vec64, P: Planes<V>> Group<V, P> {
         self.pf = P::only(more, pf2);
         self.pv = V::keep(more, pv2);
         self.pr = V::keep(more, pr2);
+        self.q = self.q.next(a_put, self.pr, swap, k);
         self.n = V::keep(more, n2);
         self.debt = V::keep(more, c);
         self.fa = P::pick(swap, fb3, fa2);
@@ -395,7 +263,7 @@ impl<V: Vec64, P: Planes<V>> Group<V, P> {
     }
 }
 
-impl<V: Vec64> LaneGroup<V> for Group<V> {
+impl<V: Vec64, P: Planes<V>, Q: Queue<V>> LaneGroup<V> for Group<V, P, Q> {
     type Consts = Consts<V>;
 
     #[inline(always)]
@@ -416,9 +284,9 @@ impl<V: Vec64> LaneGroup<V> for Group<V> {
     /// One masked move a variable.
     #[inline(always)]
     fn clear(&mut self, lanes: u32) {
-        let keep = !self.pf.mask(lanes);
+        let keep = !self.n.mask(lanes);
+        self.pf = P::only(keep, self.pf);
         for v in [
-            &mut self.pf,
             &mut self.pv,
             &mut self.pr,
             &mut self.n,
@@ -434,8 +302,10 @@ impl<V: Vec64> LaneGroup<V> for Group<V> {
     fn load(&mut self, i: usize, g: &Deal64) {
         let a = g.next as usize & 1;
         let b = a ^ 1;
-        let kinds = |p: usize| self.fa.face_kinds(g.faces[p], g.lo[p], g.hi[p]);
+        let faces = g.faces.map(u64::count_ones);
+        let kinds = |p: usize| Q::kinds(self.va.face_kinds(g.faces[p], g.lo[p], g.hi[p]), faces[p]);
         let (ka, kb) = (kinds(a), kinds(b));
+        self.q = self.q.with_lane(i, faces[a], faces[0] + faces[1]);
         self.fa = self.fa.with_lane(i, g.faces[a].reverse_bits());
         self.fb = self.fb.with_lane(i, g.faces[b].reverse_bits());
         self.va = self.va.with_lane(i, ka);
@@ -462,9 +332,9 @@ pub(crate) struct Consts<V> {
     five: V,
     trick: V,
     limit: V,
-    /// The lane's bits, and one more (for `Split`).
+    /// The lane's bits, and twice them (for `Split`).
     word: V,
-    edge: V,
+    word2: V,
 }
 
 impl<V: Vec64> Consts<V> {
@@ -485,15 +355,15 @@ impl<V: Vec64> Consts<V> {
                 trick: V::splat(1 << (V::BITS / 2)),
                 limit: V::splat(u64::from(limit) << (V::BITS / 2)),
                 word: V::splat(u64::from(V::BITS)),
-                edge: V::splat(u64::from(V::BITS) + 1),
+                word2: V::splat(2 * u64::from(V::BITS)),
             }
         }
     }
 }
 
-/// Plays every game of `games` (each of at most [`MAX_FACES`] face cards: [`fits`]) until it
-/// ends or has played `limit` tricks, and reports each with `done(index in games, finish)`, in
-/// no particular order.
+/// Plays every game of `games` (each of at most [`MAX_FACES`] face cards: [`fits`]) in 64-bit
+/// lanes until it ends or has played `limit` tricks, and reports each with `done(index in
+/// games, finish)`, in no particular order.
 ///
 /// # Safety
 /// The processor has `V`'s features.
@@ -507,10 +377,50 @@ pub(crate) unsafe fn run<V: Vec64, const G: usize>(
     // in 64-bit planes, as 64-bit lanes take them.
     assert!(limit < 1 << 26, "a trick limit below 2^26");
     assert!(V::BITS == 64 && V::LANES <= 8, "64-bit lanes");
-    debug_assert!(games.fits(), "at most {MAX_FACES} face cards a game");
+    debug_assert!(fits(games.most()), "at most {MAX_FACES} face cards a game");
+    // SAFETY: the caller's contract.
+    unsafe { play::<V, V, Marker, G>(games, limit, done) }
+}
+
+/// Whether games of `most` fit the split lanes of [`run_split`]: at most 60 cards ([`Split`])
+/// and 16 face cards ([`Counted`] kinds in 32 bits), so every standard deal.
+pub(crate) fn fits_split(most: Most) -> bool {
+    most.cards <= 60 && most.faces <= <Counted<Portable> as Queue<Portable>>::max_faces(32)
+}
+
+/// [`run`] in `u32` lanes ([`fits_split`] games, trick limits below 1024): the face planes
+/// [`Split`] in two words, the kinds [`Counted`]. Twice the lanes of `u64`s a register, for a
+/// few operations more a move.
+///
+/// # Safety
+/// The processor has `V`'s features (and the funnel shifts').
+#[inline(always)]
+pub(crate) unsafe fn run_split<V: Funnel, const G: usize>(
+    games: &mut impl Games,
+    limit: u32,
+    done: &mut impl FnMut(usize, Finish),
+) {
+    // A lane's cards (at most 60 a trick) stay below 2^16, the low half of `Group::tc`.
+    assert!(limit < 1 << 10, "a trick limit below 2^10");
+    assert!(V::BITS == 32 && V::LANES <= 8, "32-bit lanes, at most 8");
+    debug_assert!(fits_split(games.most()), "games that fit the split lanes");
+    // SAFETY: the caller's contract.
+    unsafe { play::<V, Split<V>, Counted<V>, G>(games, limit, done) }
+}
+
+/// `G` groups of `Group<V, P, Q>` play `games` (see [`run`]).
+///
+/// # Safety
+/// The processor has `V`'s and `P`'s features.
+#[inline(always)]
+unsafe fn play<V: Vec64, P: Planes<V>, Q: Queue<V>, const G: usize>(
+    games: &mut impl Games,
+    limit: u32,
+    done: &mut impl FnMut(usize, Finish),
+) {
     // SAFETY: the caller's contract.
     let k = unsafe { Consts::new(limit) };
     // SAFETY: as above.
-    let groups: [Group<V>; G] = std::array::from_fn(|_| unsafe { Group::new() });
+    let groups: [Group<V, P, Q>; G] = std::array::from_fn(|_| unsafe { Group::new() });
     drive64::run(groups, &k, games, done);
 }

@@ -4,9 +4,10 @@
 //!
 //! A hand can hold every card of a standard deck. A hand is three bit planes, bit `i` for its card `i` (top
 //! first): `faces` is set for penalty cards, `lo` and `hi` hold the penalty less one. The move
-//! loop is written once (`moves64.rs`) over a lane vector (`vec64/`) and instantiated here for
-//! AVX-512 (eight lanes), AVX2 (four) and portable code (four plain `u64`s); [`Lanes64::run`]
-//! picks the best the processor has (`ANSATZ_ISA` overrides it). Random search, `ansatz bench`
+//! loops are written once (`moves64.rs`, and `kinds64.rs` for games of fewer face cards) over a
+//! lane vector (`vec64/`) and instantiated here for AVX-512 (eight lanes), AVX2 (eight `u32`
+//! lanes for standard deals, else four `u64`s) and portable code (four plain `u64`s);
+//! [`Lanes64::run`] picks the best the processor has (`ANSATZ_ISA` overrides it). Random search, `ansatz bench`
 //! and the piece enumeration hand their games here in batches (`batch64.rs`); games still going
 //! at the limit (the cycling ones, and very long terminating ones) go back to the exact cycle
 //! engine. The tests hold every form to the reference engine game by game.
@@ -310,32 +311,38 @@ pub fn run_with_isa(
 #[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn run_avx512(games: &mut impl Games, limit: u32, done: &mut impl FnMut(usize, Finish)) {
     // SAFETY (both): the caller's contract.
-    if games.fits() {
+    if kinds64::fits(games.most()) {
         unsafe { kinds64::run::<vec64::Avx512, 2>(games, limit, done) }
     } else {
         unsafe { moves64::run::<vec64::Avx512, 2>(games, limit, done) }
     }
 }
 
-/// Four lanes in AVX2 registers, two groups side by side (faster than one: their chains
-/// overlap, spills and all).
+/// AVX2: games of up to 60 cards and 16 face cards (every standard deal) in eight `u32` lanes
+/// (`kinds64::run_split`), else four `u64` lanes, two groups side by side (faster than one:
+/// their chains overlap, spills and all).
 ///
 /// # Safety
 /// The processor has the features enabled here.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn run_avx2(games: &mut impl Games, limit: u32, done: &mut impl FnMut(usize, Finish)) {
-    // SAFETY (both): the caller's contract.
-    if games.fits() {
+    let most = games.most();
+    // SAFETY (all three): the caller's contract.
+    if kinds64::fits_split(most) && limit < 1 << 10 {
+        unsafe { kinds64::run_split::<vec64::Avx2x8, AVX2_SPLIT_GROUPS>(games, limit, done) }
+    } else if kinds64::fits(most) {
         unsafe { kinds64::run::<vec64::Avx2, AVX2_KINDS_GROUPS>(games, limit, done) }
     } else {
         unsafe { moves64::run::<vec64::Avx2, 2>(games, limit, done) }
     }
 }
 
-/// Groups of the AVX2 kinds loop stepped side by side.
+/// Groups of the AVX2 kinds loops stepped side by side.
 #[cfg(target_arch = "x86_64")]
 const AVX2_KINDS_GROUPS: usize = 2;
+#[cfg(target_arch = "x86_64")]
+const AVX2_SPLIT_GROUPS: usize = 1;
 
 #[cfg(test)]
 mod tests {
@@ -343,6 +350,7 @@ mod tests {
     use crate::engine::Outcome;
     use crate::engine::lanes::agrees;
     use crate::engine::reference;
+    use crate::engine::source64::Most;
 
     /// A hand read from a ring (any head, any length, wrapping) equals the same cards set one
     /// by one.
@@ -415,7 +423,7 @@ mod tests {
             }
             Deal64::from_deal_order(&slots, 52)
         }));
-        assert!(kinds64::fits(&games));
+        assert!(kinds64::fits(Most::of(&games)));
         /// What a loop reports, game by game.
         type Done<'a> = dyn FnMut(usize, Finish) + 'a;
         let play = |run: &mut dyn FnMut(&mut Done)| {
@@ -452,6 +460,64 @@ mod tests {
         }
         for (p, f) in positions.iter().zip(&general) {
             agrees(p, &reference::play(p), *f, 300);
+        }
+    }
+
+    /// The split lanes of `kinds64::run_split` (AVX2's eight `u32` lanes, the random games'
+    /// loop for every standard deal) against the general loop and the reference engine, game
+    /// by game: random positions of up to 60 cards and 16 face cards, standard deals among
+    /// them, under the trick limits of the random games and the largest the lanes take.
+    #[test]
+    fn split_loop_agrees_with_the_general_loop() {
+        #[cfg(target_arch = "x86_64")]
+        if Isa::Avx2.supported() {
+            let mut positions = crate::engine::lanes::random_positions(23, 6_000, 60);
+            positions.extend(crate::engine::lanes::random_positions(24, 2_000, 52));
+            positions.retain(|p| p.hands.iter().flatten().filter(|&&c| c != 0).count() <= 16);
+            let mut rng = crate::rng::SplitMix64::new(5);
+            let standard = crate::card::DeckSpec::STANDARD.cards();
+            let mut games: Vec<Deal64> = positions
+                .iter()
+                .map(|p| Deal64::from_hands(&p.hands[0], &p.hands[1], p.to_move))
+                .collect();
+            games.extend((0..4_000).map(|_| {
+                let mut slots = [0 as Card; 64];
+                slots[..52].copy_from_slice(&standard);
+                for i in (1..52).rev() {
+                    slots.swap(i, rng.below(i as u64 + 1) as usize);
+                }
+                Deal64::from_deal_order(&slots, 52)
+            }));
+            assert!(kinds64::fits_split(Most::of(&games)));
+            for limit in [256, 1023] {
+                let play = |split: bool| {
+                    let mut out = vec![None; games.len()];
+                    let mut done = |i: usize, f: Finish| {
+                        assert!(out[i].is_none(), "reported twice");
+                        out[i] = Some(f);
+                    };
+                    let slice = &mut Slice::new(&games);
+                    // SAFETY: the processor has AVX2 (checked above); the portable form needs
+                    // no feature.
+                    unsafe {
+                        if split {
+                            kinds64::run_split::<vec64::Avx2x8, AVX2_SPLIT_GROUPS>(
+                                slice, limit, &mut done,
+                            )
+                        } else {
+                            moves64::run::<vec64::Portable, 1>(slice, limit, &mut done)
+                        }
+                    }
+                    out.into_iter().map(Option::unwrap).collect::<Vec<_>>()
+                };
+                let general = play(false);
+                assert!(play(true) == general, "AVX2 split loop, limit {limit}");
+                for (p, f) in positions.iter().zip(&general) {
+                    agrees(p, &reference::play(p), *f, u64::from(limit));
+                }
+            }
+        } else {
+            eprintln!("AVX2: not on this processor, the split loop's test skipped");
         }
     }
 

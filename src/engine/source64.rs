@@ -15,7 +15,6 @@
 // tests of their portable form, so their x86-only callers leave parts unused there.
 
 use crate::card::Card;
-use crate::engine::kinds64;
 use crate::engine::lanes64::Deal64;
 use crate::rng::{SplitMix64, StepShuffle};
 
@@ -25,8 +24,27 @@ pub(crate) trait Games {
     fn next(&mut self) -> Option<(usize, Deal64)>;
     /// Some work towards the next games, once a step of the lanes.
     fn work(&mut self);
-    /// Whether every game has at most [`kinds64::MAX_FACES`] face cards.
-    fn fits(&self) -> bool;
+    /// The most face cards and cards of its games (which loops can play them).
+    fn most(&self) -> Most;
+}
+
+/// The most face cards and the most cards of any game of a source.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Most {
+    pub faces: u32,
+    pub cards: u32,
+}
+
+impl Most {
+    /// Of the games of `games`.
+    pub(crate) fn of(games: &[Deal64]) -> Most {
+        games.iter().fold(Most::default(), |m, g| Most {
+            faces: m
+                .faces
+                .max(g.faces[0].count_ones() + g.faces[1].count_ones()),
+            cards: m.cards.max(g.len[0] + g.len[1]),
+        })
+    }
 }
 
 /// The games of a slice, numbered by their index in it.
@@ -50,8 +68,8 @@ impl Games for Slice<'_> {
     }
     #[inline(always)]
     fn work(&mut self) {}
-    fn fits(&self) -> bool {
-        kinds64::fits(self.games)
+    fn most(&self) -> Most {
+        Most::of(self.games)
     }
 }
 
@@ -169,7 +187,10 @@ impl<D: Fn(u64, usize, &mut [u8; 64]) -> bool> Games for Dealer<D> {
             self.advance(SWAPS);
         }
     }
-    fn fits(&self) -> bool {
-        self.faces <= kinds64::MAX_FACES
+    fn most(&self) -> Most {
+        Most {
+            faces: self.faces,
+            cards: self.n as u32,
+        }
     }
 }

@@ -1,9 +1,10 @@
-//! The AVX2 forms of the lane vector: four `u64` lanes ([`Avx2`], the random games' lanes) and
-//! eight `u32` lanes ([`Avx2x8`], the exhaustive search's batch of decks of up to 34 cards),
+//! The AVX2 forms of the lane vector: four `u64` lanes ([`Avx2`], the random games' lanes past
+//! 16 face cards or 60 cards) and eight `u32` lanes ([`Avx2x8`], the random games' split lanes
+//! and the exhaustive search's batch of decks of up to 34 cards),
 //! with the per-lane counts AVX2 lacks (leading and trailing zeros) built from float
 //! conversions, and expand-loads from a permutation table.
 
-use super::Vec64;
+use super::{Funnel, Vec64};
 use std::arch::x86_64::*;
 use std::ops::{BitAnd, BitOr, Not};
 
@@ -322,10 +323,27 @@ static EXPAND64: [[u32; 8]; 16] = {
     t
 };
 
-/// Eight `u32` lanes in a 256-bit AVX2 register (AVX2 and BMI1 needed): the exhaustive
-/// search's batch of decks of up to 34 cards on processors without AVX-512.
+/// Eight `u32` lanes in a 256-bit AVX2 register (AVX2 and BMI1 needed): the split lanes of
+/// random standard deals, and the exhaustive search's batch of decks of up to 34 cards, on
+/// processors without AVX-512.
 #[derive(Clone, Copy)]
 pub(crate) struct Avx2x8(__m256i);
+
+/// Two shifts and an or: AVX2's variable shifts give 0 past 31, so `s = 0` needs no care.
+impl Funnel for Avx2x8 {
+    #[inline(always)]
+    fn funnel_shl(self, lo: Self, s: Self) -> Self {
+        // SAFETY: as for `Avx2` (`self` vouches for the features).
+        let w = unsafe { Self::splat(32) };
+        self.shl(s).or(lo.shr(w.sub(s)))
+    }
+    #[inline(always)]
+    fn funnel_shr(self, hi: Self, s: Self) -> Self {
+        // SAFETY: as above.
+        let w = unsafe { Self::splat(32) };
+        self.shr(s).or(hi.shl(w.sub(s)))
+    }
+}
 
 // SAFETY (every `unsafe` block below): as for `Avx2`.
 impl Vec64 for Avx2x8 {

@@ -3,7 +3,7 @@
 //! search's batch of decks of up to 34 cards), with the funnel shifts of AVX-512 VBMI2 that
 //! the split lanes use.
 
-use super::Vec64;
+use super::{Funnel, Vec64};
 use std::arch::x86_64::*;
 
 /// Eight lanes in a 512-bit AVX-512 register (F, CD, BW, DQ, VL).
@@ -174,20 +174,18 @@ unsafe fn reverse_bytes_bits(x: __m512i, order: [i8; 16]) -> __m512i {
 #[derive(Clone, Copy)]
 pub(crate) struct Avx512x16(__m512i);
 
-/// Funnel shifts of two words (AVX-512 VBMI2, which the callers of these check besides the
-/// lanes' features: `kinds64::Split`).
-impl Avx512x16 {
-    /// `self:lo` (`self` the high word) shifted left by `s` modulo 32, its high word: `self
-    /// << s | lo >> (32 - s)`.
+/// Funnel shifts of two words with AVX-512 VBMI2, which the callers check besides the lanes'
+/// features (`kinds64::Split`, in the exhaustive search's split lanes).
+impl Funnel for Avx512x16 {
+    /// `s` modulo 32.
     #[inline(always)]
-    pub(crate) fn funnel_shl(self, lo: Self, s: Self) -> Self {
+    fn funnel_shl(self, lo: Self, s: Self) -> Self {
         // SAFETY: the caller's contract above.
         Avx512x16(unsafe { _mm512_shldv_epi32(self.0, lo.0, s.0) })
     }
-    /// `hi:self` (`self` the low word) shifted right by `s` modulo 32, its low word: `self
-    /// >> s | hi << (32 - s)`.
+    /// `s` modulo 32.
     #[inline(always)]
-    pub(crate) fn funnel_shr(self, hi: Self, s: Self) -> Self {
+    fn funnel_shr(self, hi: Self, s: Self) -> Self {
         // SAFETY: the caller's contract above.
         Avx512x16(unsafe { _mm512_shrdv_epi32(self.0, hi.0, s.0) })
     }

@@ -8,7 +8,8 @@
 //! | `avx2.rs` | [`Avx2`], [`Avx2x8`] | four `u64` or eight `u32` in a 256-bit register |
 //! | `avx512.rs` | [`Avx512`], [`Avx512x16`] | eight `u64` or sixteen `u32` in a 512-bit register; VBMI2's funnel shifts for the split lanes |
 //!
-//! The `u64` forms play whole deals of up to 64 cards; the `u32` forms play the exhaustive
+//! The `u64` forms play whole deals of up to 64 cards; AVX2's `u32` form plays standard deals
+//! too, in split planes (`kinds64::run_split`); the `u32` forms play the exhaustive
 //! search's games of decks of up to 34 cards. Which form runs is chosen once, by `isa.rs`.
 //!
 //! Soundness: a value of an x86 form can only be made by [`Vec64::splat`], which is `unsafe`
@@ -168,6 +169,18 @@ unsafe fn face_kinds_bmi2(faces: u64, lo: u64, hi: u64) -> u64 {
         let h = _pdep_u64(_pext_u64(hi, faces), 0xAAAA_AAAA_AAAA_AAAA);
         l | h | 1 << (2 * faces.count_ones())
     }
+}
+
+/// The two-word shifts of the split face planes (`kinds64::Split`: a plane of up to 64 cards in
+/// two words of `u32` lanes, `hi` its first 32 cards), for the `u32` forms.
+pub(crate) trait Funnel: Vec64 {
+    /// The high word of `self:lo` shifted left by `s`: `self << s | lo >> (BITS - s)`, for
+    /// `s < BITS`.
+    fn funnel_shl(self, lo: Self, s: Self) -> Self;
+    /// The low word of `hi:self` shifted right by `s`: `self >> s | hi << (BITS - s)`, for
+    /// `s < BITS`. From `BITS` on the forms differ (VBMI2 takes `s` modulo `BITS`, the AVX2
+    /// form's shifts give 0 past `BITS`): `Split::append` reads it only where both are right.
+    fn funnel_shr(self, hi: Self, s: Self) -> Self;
 }
 
 mod portable;

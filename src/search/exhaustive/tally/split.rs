@@ -134,9 +134,9 @@ pub(super) fn convert(batch: &mut Batch<u64>, limit: u32) -> bool {
     bad == 0
 }
 
-impl Source<Avx512x16, Split> for SplitSoa {
+impl Source<Avx512x16, Split<Avx512x16>> for SplitSoa {
     #[inline(always)]
-    unsafe fn load(&self, g: &mut Group<Avx512x16, Split>, lanes: u32, at: usize) {
+    unsafe fn load(&self, g: &mut Group<Avx512x16, Split<Avx512x16>>, lanes: u32, at: usize) {
         // SAFETY: the caller's contract.
         let ld = |x: Avx512x16, v: &Vec<u32>| unsafe { x.expand_load(lanes, v.as_ptr().add(at)) };
         g.fa = Split {
@@ -179,7 +179,7 @@ impl Source<Avx512x16, Split> for SplitSoa {
 pub(super) unsafe fn play<const G: usize>(batch: &mut Batch<u64>, limit: u32) {
     // SAFETY: the caller's contract; the arrays hold `BATCH + PAD` values (`convert`).
     unsafe {
-        super::kinds::play_from::<u64, Avx512x16, Split, SplitSoa, G>(
+        super::kinds::play_from::<u64, Avx512x16, Split<Avx512x16>, SplitSoa, G>(
             &batch.split,
             batch.len,
             &mut batch.out,
