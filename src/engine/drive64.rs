@@ -37,7 +37,7 @@ pub(crate) trait LaneGroup<V: Vec64>: Copy {
     /// Writes the hands of `g` (which has a move to make) into lane `i`, and its player to act.
     fn load(&mut self, i: usize, g: &Deal64);
     /// The index in the source of each lane's game, and the lanes playing one (bits).
-    fn lanes(&mut self) -> (&mut [usize; 8], &mut u32);
+    fn lanes(&mut self) -> (&mut [usize; 16], &mut u32);
 }
 
 /// Plays every game of `games` in the groups `groups` (idle) until it ends or has played the

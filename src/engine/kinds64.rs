@@ -94,7 +94,7 @@ pub(crate) struct Group<V: Vec64, P: Planes<V> = V, Q: Queue<V> = Marker> {
     pub(crate) last: V,
     pub(crate) ended: u32,
     /// Index in `games` of each lane's game.
-    pub(crate) slot: [usize; 8],
+    pub(crate) slot: [usize; 16],
     /// Bit `i` while lane `i` plays a game.
     pub(crate) active: u32,
     /// Where the hands' kinds end, when not at a marker.
@@ -127,7 +127,7 @@ impl<V: Vec64, P: Planes<V>, Q: Queue<V>> Group<V, P, Q> {
             winner: 0,
             last: z,
             ended: 0,
-            slot: [0; 8],
+            slot: [0; 16],
             active: 0,
             q: zq,
         }
@@ -316,7 +316,7 @@ impl<V: Vec64, P: Planes<V>, Q: Queue<V>> LaneGroup<V> for Group<V, P, Q> {
     }
 
     #[inline(always)]
-    fn lanes(&mut self) -> (&mut [usize; 8], &mut u32) {
+    fn lanes(&mut self) -> (&mut [usize; 16], &mut u32) {
         (&mut self.slot, &mut self.active)
     }
 }
@@ -402,7 +402,7 @@ pub(crate) unsafe fn run_split<V: Funnel, const G: usize>(
 ) {
     // A lane's cards (at most 60 a trick) stay below 2^16, the low half of `Group::tc`.
     assert!(limit < 1 << 10, "a trick limit below 2^10");
-    assert!(V::BITS == 32 && V::LANES <= 8, "32-bit lanes, at most 8");
+    assert!(V::BITS == 32 && V::LANES <= 16, "32-bit lanes");
     debug_assert!(fits_split(games.most()), "games that fit the split lanes");
     // SAFETY: the caller's contract.
     unsafe { play::<V, Split<V>, Counted<V>, G>(games, limit, done) }

@@ -301,21 +301,45 @@ pub fn run_with_isa(
     }
 }
 
-/// Eight lanes in AVX-512 registers, two groups side by side (faster than one: their chains
-/// overlap); games of at most 31 face cards (a batch of them) in the leaner loop of
-/// `kinds64.rs`.
+/// AVX-512: with VBMI2, games of up to 60 cards and 16 face cards (every standard deal) in
+/// sixteen `u32` split lanes; else eight `u64` lanes, two groups side by side (faster than
+/// one: their chains overlap), games of at most 31 face cards (a batch of them) in the leaner
+/// loop of `kinds64.rs`.
 ///
 /// # Safety
 /// The processor has the features enabled here.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn run_avx512(games: &mut impl Games, limit: u32, done: &mut impl FnMut(usize, Finish)) {
+    let most = games.most();
+    if Isa::vbmi2() && kinds64::fits_split(most) && limit < 1 << 10 {
+        // SAFETY: the caller's contract, and VBMI2 just checked.
+        return unsafe { run_avx512_split(games, limit, done) };
+    }
     // SAFETY (both): the caller's contract.
-    if kinds64::fits(games.most()) {
+    if kinds64::fits(most) {
         unsafe { kinds64::run::<vec64::Avx512, 2>(games, limit, done) }
     } else {
         unsafe { moves64::run::<vec64::Avx512, 2>(games, limit, done) }
     }
+}
+
+/// Sixteen `u32` lanes of split planes (`kinds64::run_split`) with VBMI2's funnel shifts: twice
+/// the lanes of `u64`s a register, in one group (two are no faster).
+///
+/// # Safety
+/// The processor has the features enabled here.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(
+    enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt"
+)]
+unsafe fn run_avx512_split(
+    games: &mut impl Games,
+    limit: u32,
+    done: &mut impl FnMut(usize, Finish),
+) {
+    // SAFETY: the caller's contract.
+    unsafe { kinds64::run_split::<vec64::Avx512x16, 1>(games, limit, done) }
 }
 
 /// AVX2: games of up to 60 cards and 16 face cards (every standard deal) in eight `u32` lanes
@@ -463,14 +487,15 @@ mod tests {
         }
     }
 
-    /// The split lanes of `kinds64::run_split` (AVX2's eight `u32` lanes, the random games'
-    /// loop for every standard deal) against the general loop and the reference engine, game
-    /// by game: random positions of up to 60 cards and 16 face cards, standard deals among
-    /// them, under the trick limits of the random games and the largest the lanes take.
+    /// The split lanes of `kinds64::run_split` (the random games' loop for every standard deal:
+    /// AVX2's eight `u32` lanes, and AVX-512's sixteen with VBMI2) against the general loop and
+    /// the reference engine, game by game: random positions of up to 60 cards and 16 face
+    /// cards, standard deals among them, under the trick limits of the random games and the
+    /// largest the lanes take.
     #[test]
     fn split_loop_agrees_with_the_general_loop() {
         #[cfg(target_arch = "x86_64")]
-        if Isa::Avx2.supported() {
+        {
             let mut positions = crate::engine::lanes::random_positions(23, 6_000, 60);
             positions.extend(crate::engine::lanes::random_positions(24, 2_000, 52));
             positions.retain(|p| p.hands.iter().flatten().filter(|&&c| c != 0).count() <= 16);
@@ -489,35 +514,47 @@ mod tests {
                 Deal64::from_deal_order(&slots, 52)
             }));
             assert!(kinds64::fits_split(Most::of(&games)));
+            #[derive(Clone, Copy, Debug, PartialEq)]
+            enum Form {
+                General,
+                Avx2,
+                Avx512,
+            }
             for limit in [256, 1023] {
-                let play = |split: bool| {
+                let play = |form: Form| {
                     let mut out = vec![None; games.len()];
                     let mut done = |i: usize, f: Finish| {
                         assert!(out[i].is_none(), "reported twice");
                         out[i] = Some(f);
                     };
                     let slice = &mut Slice::new(&games);
-                    // SAFETY: the processor has AVX2 (checked above); the portable form needs
-                    // no feature.
+                    // SAFETY: the portable form needs no feature; the callers check the
+                    // others'.
                     unsafe {
-                        if split {
-                            kinds64::run_split::<vec64::Avx2x8, AVX2_SPLIT_GROUPS>(
-                                slice, limit, &mut done,
-                            )
-                        } else {
-                            moves64::run::<vec64::Portable, 1>(slice, limit, &mut done)
+                        match form {
+                            Form::General => {
+                                moves64::run::<vec64::Portable, 1>(slice, limit, &mut done)
+                            }
+                            Form::Avx2 => run_avx2(slice, limit, &mut done),
+                            Form::Avx512 => run_avx512_split(slice, limit, &mut done),
                         }
                     }
                     out.into_iter().map(Option::unwrap).collect::<Vec<_>>()
                 };
-                let general = play(false);
-                assert!(play(true) == general, "AVX2 split loop, limit {limit}");
+                let general = play(Form::General);
                 for (p, f) in positions.iter().zip(&general) {
                     agrees(p, &reference::play(p), *f, u64::from(limit));
                 }
+                let vbmi2 =
+                    Isa::Avx512.supported() && std::arch::is_x86_feature_detected!("avx512vbmi2");
+                for (form, has) in [(Form::Avx2, Isa::Avx2.supported()), (Form::Avx512, vbmi2)] {
+                    if has {
+                        assert!(play(form) == general, "{form:?} split loop, limit {limit}");
+                    } else {
+                        eprintln!("{form:?}: not on this processor, its split loop's test skipped");
+                    }
+                }
             }
-        } else {
-            eprintln!("AVX2: not on this processor, the split loop's test skipped");
         }
     }
 

@@ -46,7 +46,7 @@ struct Group<V: Vec64> {
     last: V,
     ended: u32,
     /// Index in `games` of each lane's game.
-    slot: [usize; 8],
+    slot: [usize; 16],
     /// Bit `i` while lane `i` plays a game.
     active: u32,
 }
@@ -79,7 +79,7 @@ impl<V: Vec64> Group<V> {
             winner: 0,
             last: z,
             ended: 0,
-            slot: [0; 8],
+            slot: [0; 16],
             active: 0,
         }
     }
@@ -255,7 +255,7 @@ impl<V: Vec64> LaneGroup<V> for Group<V> {
     }
 
     #[inline(always)]
-    fn lanes(&mut self) -> (&mut [usize; 8], &mut u32) {
+    fn lanes(&mut self) -> (&mut [usize; 16], &mut u32) {
         (&mut self.slot, &mut self.active)
     }
 }
