@@ -23,7 +23,7 @@
 //! | one game (`play`, replay, cycles) | [`cycle`] over [`fast`] / [`bits`] | same | same | one game has no lanes to fill; Brent needs the states |
 //! | random batches (`bench`, `search random`) | [`lanes64`]: kinds loop, 8 `u64` lanes, 2 groups (planes loop past 31 face cards) | [`lanes64`]: kinds loop in split planes, 8 `u32` lanes (up to 60 cards and 16 face cards, every standard deal), else 4 `u64` lanes, 2 groups | [`bits`] one by one | plain `u64` lanes are slower than the bitboard engine; `u32` lanes are twice as many a register |
 //! | exhaustive search, decks of up to 34 cards | kinds loop, 16 `u32` lanes (`search/exhaustive/tally`) | kinds loop, 8 `u32` lanes | one by one (`Node::trick`) | the fully fixed games of the tree walk, counted in the lanes |
-//! | exhaustive search, 35 to 52 cards | split lanes, 16 `u32` lanes (with VBMI2), else kinds loop in 8 `u64` lanes | kinds loop, 4 `u64` lanes | one by one | as above |
+//! | exhaustive search, 35 to 52 cards | split lanes, 16 `u32` lanes (with VBMI2), else kinds loop in 8 `u64` lanes | split lanes, 8 `u32` lanes (else kinds loop, 4 `u64` lanes) | one by one | as above; the split lanes take games of up to 60 cards and 15 face cards |
 //! | exhaustive search of a deck past the kinds queue (more than 15 face cards in up to 34 cards, 31 in more) | one by one | one by one | one by one | faster than a planes loop in the lanes on such decks |
 //! | reference, tests | [`reference`](mod@reference), [`lanes::Game::finish`] | same | same | the oracles, plain code |
 //!

@@ -63,7 +63,7 @@ impl TallyPlane for u32 {
             Isa::Avx512 => unsafe { play_u32(batch, limit) },
             // SAFETY: the caller's contract.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 => unsafe { play_avx2::<u32, crate::engine::vec64::Avx2x8>(batch, limit) },
+            Isa::Avx2 => unsafe { play_avx2_u32(batch, limit) },
             _ => false,
         }
     }
@@ -82,7 +82,7 @@ impl TallyPlane for u64 {
             Isa::Avx512 => unsafe { play_u64(batch, limit) },
             // SAFETY: the caller's contract.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 => unsafe { play_avx2::<u64, crate::engine::vec64::Avx2>(batch, limit) },
+            Isa::Avx2 => unsafe { play_avx2_u64(batch, limit) },
             _ => false,
         }
     }
@@ -360,21 +360,48 @@ unsafe fn play_u32(batch: &mut Batch<u32>, limit: u32) -> bool {
     true
 }
 
-/// [`TallyPlane::play`] in the AVX2 lanes `V` (eight `u32` or four `u64`) with the kinds queue;
-/// false when a game of the batch does not fit it.
+/// [`TallyPlane::play`] in eight `u32` AVX2 lanes with the kinds queue; false when a game of
+/// the batch has more than `kinds64::max_faces(32)` face cards.
 ///
 /// # Safety
 /// The processor has AVX2 and its companions (`Isa::Avx2`); the batch's arrays have room.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn play_avx2<E: TallyPlane, V: Vec64<Elem = E>>(batch: &mut Batch<E>, limit: u32) -> bool {
+unsafe fn play_avx2_u32(batch: &mut Batch<u32>, limit: u32) -> bool {
+    use crate::engine::vec64::Avx2x8;
     // SAFETY: the caller's contract.
-    let v = unsafe { V::splat(0) };
+    let v = unsafe { Avx2x8::splat(0) };
     if !kinds::convert(v, batch, limit) {
         return false;
     }
     // SAFETY: as above.
-    unsafe { kinds::play::<E, V, AVX2_GROUPS>(batch, limit) };
+    unsafe { kinds::play::<u32, Avx2x8, AVX2_GROUPS>(batch, limit) };
+    true
+}
+
+/// [`TallyPlane::play`] with AVX2 for the wide batch: in the split lanes (eight `u32`s, each
+/// face plane in two words: `split.rs`) when the games fit them, else in four `u64` lanes with
+/// the kinds queue; false when a game of the batch has more than `kinds64::MAX_FACES` face
+/// cards.
+///
+/// # Safety
+/// As [`play_avx2_u32`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn play_avx2_u64(batch: &mut Batch<u64>, limit: u32) -> bool {
+    use crate::engine::vec64::{Avx2, Avx2x8};
+    // SAFETY: the caller's contract.
+    let v = unsafe { Avx2::splat(0) };
+    if !kinds::convert(v, batch, limit) {
+        return false;
+    }
+    if split::convert(batch, limit) {
+        // SAFETY: as above (AVX2's funnel shifts are two shifts).
+        unsafe { split::play::<Avx2x8, AVX2_GROUPS>(batch, limit) }
+    } else {
+        // SAFETY: as above.
+        unsafe { kinds::play::<u64, Avx2, AVX2_GROUPS>(batch, limit) }
+    }
     true
 }
 
@@ -411,7 +438,7 @@ unsafe fn play_u64(batch: &mut Batch<u64>, limit: u32) -> bool {
 )]
 unsafe fn play_split(batch: &mut Batch<u64>, limit: u32) {
     // SAFETY: the caller's contract.
-    unsafe { split::play::<2>(batch, limit) }
+    unsafe { split::play::<crate::engine::vec64::Avx512x16, 2>(batch, limit) }
 }
 
 #[cfg(test)]
@@ -711,21 +738,34 @@ mod tests {
         games
     }
 
-    /// The wide batch in the sixteen split lanes (`split.rs`), against the one-by-one reference ([`Game::finish`]): random
-    /// games of 35 to 60 cards, and the games of random deals of `36-2J2Q2K2A` (44 cards) and
-    /// of three of each face card and 40 number cards (52) from their first move.
+    /// The wide batch in the split lanes (`split.rs`: sixteen with AVX-512 VBMI2, eight with
+    /// AVX2), against the one-by-one reference ([`Game::finish`]): random games of 35 to 60
+    /// cards, and the games of random deals of `36-2J2Q2K2A` (44 cards) and of three of each
+    /// face card and 40 number cards (52) from their first move.
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn split_lanes_count_what_the_general_lanes_finish() {
-        if !split::available() {
-            eprintln!(
-                "split_lanes_count_what_the_general_lanes_finish: skipped (needs AVX-512 VBMI2, and ANSATZ_ISA not below avx512)"
-            );
-            return;
+        use crate::engine::vec64::{Avx2, Avx2x8, Portable, Vec64};
+        /// The AVX2 form, its batch made as `play_avx2_u64` makes it, the split lanes asserted.
+        #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+        unsafe fn play_avx2_split(batch: &mut WideBatch, limit: u32) {
+            // SAFETY: the caller's contract.
+            let v = unsafe { Avx2::splat(0) };
+            assert!(kinds::convert(v, batch, limit) && split::convert(batch, limit));
+            // SAFETY: as above.
+            unsafe { split::play::<Avx2x8, AVX2_GROUPS>(batch, limit) }
         }
-        use crate::engine::vec64::{Avx512, Vec64};
-        // SAFETY: the processor has AVX-512 (checked above).
-        let v = unsafe { Avx512::splat(0) };
+        let avx512 = split::available();
+        let avx2 = Isa::Avx2.supported();
+        for (form, has) in [("AVX-512 VBMI2", avx512), ("AVX2", avx2)] {
+            if !has {
+                eprintln!(
+                    "split_lanes_count_what_the_general_lanes_finish: {form} skipped (not on this processor, or below ANSATZ_ISA)"
+                );
+            }
+        }
+        // SAFETY: the portable form needs no feature (its kinds convert the batch).
+        let v = unsafe { Portable::splat(0) };
         let mut rng = SplitMix64::new(37);
         let mut deals = |deck: &[u8], count: usize| -> Vec<(Game<u64>, u64)> {
             (0..count)
@@ -753,31 +793,69 @@ mod tests {
             deals(&census, BATCH + 50),
             deals(&threes, BATCH + 50),
         ] {
-            counts_what_the_general_lanes_finish(
-                WideBatch::default(),
-                &games,
-                general64,
-                |b, l, bar| {
-                    b.run_by(l, bar, |b, l| {
-                        assert!(kinds::convert(v, b, l) && split::convert(b, l));
-                        // SAFETY: the processor has AVX-512 and VBMI2 (checked above).
-                        unsafe { play_split(b, l) }
-                    });
-                    true
-                },
-            );
+            if avx512 {
+                counts_what_the_general_lanes_finish(
+                    WideBatch::default(),
+                    &games,
+                    general64,
+                    |b, l, bar| {
+                        b.run_by(l, bar, |b, l| {
+                            assert!(kinds::convert(v, b, l) && split::convert(b, l));
+                            // SAFETY: the processor has AVX-512 and VBMI2 (checked above).
+                            unsafe { play_split(b, l) }
+                        });
+                        true
+                    },
+                );
+            }
+            if avx2 {
+                counts_what_the_general_lanes_finish(
+                    WideBatch::default(),
+                    &games,
+                    general64,
+                    // SAFETY: the processor has AVX2 (checked above).
+                    |b, l, bar| {
+                        b.run_by(l, bar, |b, l| unsafe { play_avx2_split(b, l) });
+                        true
+                    },
+                );
+            }
         }
     }
 
-    /// The eight `u64` kinds lanes alone, on the games the split lanes take where the processor
-    /// has VBMI2 (so that these lanes stay tested there too).
+    /// The `u64` kinds lanes alone (eight with AVX-512, four with AVX2), on games the split
+    /// lanes take where the processor has them (so that these lanes stay tested there too).
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn wide_kinds_count_what_the_general_lanes_finish() {
+        use crate::engine::vec64::{Avx2, Avx512, Vec64};
+        #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+        unsafe fn play_avx2(batch: &mut WideBatch, limit: u32) {
+            // SAFETY: the caller's contract.
+            let v = unsafe { Avx2::splat(0) };
+            assert!(kinds::convert(v, batch, limit));
+            // SAFETY: as above.
+            unsafe { kinds::play::<u64, Avx2, AVX2_GROUPS>(batch, limit) }
+        }
+        if Isa::Avx2.supported() {
+            counts_what_the_general_lanes_finish(
+                WideBatch::default(),
+                &games_past_34_cards(38, 3 * BATCH + 100),
+                general64,
+                // SAFETY: the processor has AVX2 (checked above) and the batch has room.
+                |b, l, bar| {
+                    b.run_by(l, bar, |b, l| unsafe { play_avx2(b, l) });
+                    true
+                },
+            );
+        } else {
+            eprintln!(
+                "wide_kinds_count_what_the_general_lanes_finish: AVX2 skipped (not on this processor)"
+            );
+        }
         if !avx512("wide_kinds_count_what_the_general_lanes_finish") {
             return;
         }
-        use crate::engine::vec64::{Avx512, Vec64};
         #[target_feature(
             enable = "avx512f,avx512cd,avx512vl,avx512bw,avx512dq,bmi1,bmi2,lzcnt,popcnt"
         )]
@@ -806,15 +884,9 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn split_lanes_refuse_what_does_not_fit() {
-        if !split::available() {
-            eprintln!(
-                "split_lanes_refuse_what_does_not_fit: skipped (needs AVX-512 VBMI2, and ANSATZ_ISA not below avx512)"
-            );
-            return;
-        }
-        use crate::engine::vec64::{Avx512, Vec64};
-        // SAFETY: the processor has AVX-512 (checked above).
-        let v = unsafe { Avx512::splat(0) };
+        use crate::engine::vec64::{Portable, Vec64};
+        // SAFETY: the portable form needs no feature (its kinds convert the batch).
+        let v = unsafe { Portable::splat(0) };
         let mut batch = WideBatch::default();
         let mut fits = |g: &Game<u64>, before: u64, limit: u32| {
             batch.clear();

@@ -1,16 +1,15 @@
-//! The wide batch (decks of 35 to 60 cards) played in sixteen `u32` lanes instead of eight `u64`
-//! ones: each face plane (the hands' and the pile's) in two words (`kinds64::Split`), the kinds
-//! and counts in one, so twice the games share a vector for about a fifth more operations a
-//! move. Only for games
-//! of at most 60 cards and 15 face cards (every census deck: they have eight) whose cards fit
-//! the lanes' 16-bit count, and on processors with AVX-512 VBMI2 (its funnel shifts); other
-//! batches keep the eight `u64` lanes of `kinds.rs`, which are the reference the tests hold
-//! these to.
+//! The wide batch (decks of 35 to 60 cards) played in `u32` lanes instead of `u64` ones: each
+//! face plane (the hands' and the pile's) in two words (`kinds64::Split`), the kinds and counts
+//! in one, so twice the games share a vector for about a fifth more operations a move: sixteen
+//! with AVX-512 VBMI2 (its funnel shifts), eight with AVX2 (two shifts a funnel). Only for
+//! games of at most 60 cards and 15 face cards (every census deck: they have eight) whose cards
+//! fit the lanes' 16-bit count; other batches keep the `u64` lanes of `kinds.rs`, which are the
+//! reference the tests hold these to.
 
 use super::Batch;
 use super::kinds::{Source, load_words};
 use crate::engine::kinds64::{Group, Split, max_faces};
-use crate::engine::vec64::{Avx512x16, Vec64};
+use crate::engine::vec64::Funnel;
 
 /// The most cards a game of these lanes may hold: with at most 60, a move gives up fewer than
 /// 32 cards (see `Split`).
@@ -38,8 +37,8 @@ pub(super) struct SplitSoa {
     who: Vec<u32>,
 }
 
-/// Whether this processor has the funnel shifts these lanes need besides the lanes' AVX-512
-/// (`Isa::vbmi2`).
+/// Whether this processor has the funnel shifts the sixteen lanes need besides the lanes'
+/// AVX-512 (`Isa::vbmi2`).
 pub(super) fn available() -> bool {
     crate::engine::isa::Isa::vbmi2()
 }
@@ -134,11 +133,11 @@ pub(super) fn convert(batch: &mut Batch<u64>, limit: u32) -> bool {
     bad == 0
 }
 
-impl Source<Avx512x16, Split<Avx512x16>> for SplitSoa {
+impl<V: Funnel<Elem = u32>> Source<V, Split<V>> for SplitSoa {
     #[inline(always)]
-    unsafe fn load(&self, g: &mut Group<Avx512x16, Split<Avx512x16>>, lanes: u32, at: usize) {
+    unsafe fn load(&self, g: &mut Group<V, Split<V>>, lanes: u32, at: usize) {
         // SAFETY: the caller's contract.
-        let ld = |x: Avx512x16, v: &Vec<u32>| unsafe { x.expand_load(lanes, v.as_ptr().add(at)) };
+        let ld = |x: V, v: &Vec<u32>| unsafe { x.expand_load(lanes, v.as_ptr().add(at)) };
         g.fa = Split {
             hi: ld(g.fa.hi, &self.fah),
             lo: ld(g.fa.lo, &self.fal),
@@ -170,16 +169,19 @@ impl Source<Avx512x16, Split<Avx512x16>> for SplitSoa {
     }
 }
 
-/// Plays `batch`'s games in the sixteen lanes, with `batch.out` already reset; [`convert`] must
-/// have returned true for the batch and `limit`.
+/// Plays `batch`'s games in the lanes `V` (`u32`s), with `batch.out` already reset; [`convert`]
+/// must have returned true for the batch and `limit`.
 ///
 /// # Safety
-/// The processor has AVX-512 (F, CD, VL, BW, DQ), BMI2 and VBMI2.
+/// The processor has `V`'s features and its funnel shifts' (VBMI2 for `Avx512x16`).
 #[inline(always)]
-pub(super) unsafe fn play<const G: usize>(batch: &mut Batch<u64>, limit: u32) {
+pub(super) unsafe fn play<V: Funnel<Elem = u32>, const G: usize>(
+    batch: &mut Batch<u64>,
+    limit: u32,
+) {
     // SAFETY: the caller's contract; the arrays hold `BATCH + PAD` values (`convert`).
     unsafe {
-        super::kinds::play_from::<u64, Avx512x16, Split<Avx512x16>, SplitSoa, G>(
+        super::kinds::play_from::<u64, V, Split<V>, SplitSoa, G>(
             &batch.split,
             batch.len,
             &mut batch.out,
