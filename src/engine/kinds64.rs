@@ -25,8 +25,8 @@
 //! a [`Planes`] type: the lane word itself, or [`Split`], two 32-bit words for games of up to
 //! 60 cards (the batch's games past 34 cards in sixteen lanes, where the processor has VBMI2).
 //! [`run_split`] plays random deals of up to 60 cards and 16 face cards (every standard deal)
-//! in eight such lanes with [`Counted`] kinds: AVX2's random games, twice the lanes of its
-//! `u64` form.
+//! in such lanes with [`Counted`] kinds, twice the lanes of the `u64` form: sixteen with
+//! AVX-512 VBMI2, eight with AVX2.
 
 #![cfg_attr(
     not(target_arch = "x86_64"),
