@@ -26,8 +26,9 @@ pub enum Engine {
     Large,
     /// The VecDeque + HashMap oracle.
     Reference,
-    /// The 64-card lanes (`engine::lanes64`): eight games at a time in AVX-512 registers, four
-    /// in AVX2 ones; the rare game past their trick limit is finished by the bitboard engine.
+    /// The 64-card lanes (`engine::lanes64`): sixteen standard deals at a time in AVX-512
+    /// registers (with VBMI2), eight in AVX2 ones; the rare game past their trick limit is
+    /// finished by the bitboard engine.
     Lanes,
 }
 

@@ -37,8 +37,9 @@ pub struct Args {
     json: bool,
     /// Engine: auto (the fastest exact engine for this processor: the lanes with AVX-512 or
     /// AVX2, else the bitboard engine), bits (the bitboard engine), ring (per-card ring buffer),
-    /// large (the general heap path for any deck size), reference (the oracle) or lanes (eight
-    /// games at a time in AVX-512 registers, four in AVX2 ones). Compare rates for the ratios.
+    /// large (the general heap path for any deck size), reference (the oracle) or lanes (many
+    /// games at a time in vector registers: sixteen standard deals with AVX-512, eight with
+    /// AVX2). Compare rates for the ratios.
     #[arg(long, default_value = "auto", value_parser = parse_engine)]
     engine: bench::Engine,
     /// No progress bar.

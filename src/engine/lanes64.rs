@@ -492,67 +492,65 @@ mod tests {
     /// the reference engine, game by game: random positions of up to 60 cards and 16 face
     /// cards, standard deals among them, under the trick limits of the random games and the
     /// largest the lanes take.
+    #[cfg(target_arch = "x86_64")]
     #[test]
     fn split_loop_agrees_with_the_general_loop() {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let mut positions = crate::engine::lanes::random_positions(23, 6_000, 60);
-            positions.extend(crate::engine::lanes::random_positions(24, 2_000, 52));
-            positions.retain(|p| p.hands.iter().flatten().filter(|&&c| c != 0).count() <= 16);
-            let mut rng = crate::rng::SplitMix64::new(5);
-            let standard = crate::card::DeckSpec::STANDARD.cards();
-            let mut games: Vec<Deal64> = positions
-                .iter()
-                .map(|p| Deal64::from_hands(&p.hands[0], &p.hands[1], p.to_move))
-                .collect();
-            games.extend((0..4_000).map(|_| {
-                let mut slots = [0 as Card; 64];
-                slots[..52].copy_from_slice(&standard);
-                for i in (1..52).rev() {
-                    slots.swap(i, rng.below(i as u64 + 1) as usize);
-                }
-                Deal64::from_deal_order(&slots, 52)
-            }));
-            assert!(kinds64::fits_split(Most::of(&games)));
-            #[derive(Clone, Copy, Debug, PartialEq)]
-            enum Form {
-                General,
-                Avx2,
-                Avx512,
+        let mut positions = crate::engine::lanes::random_positions(23, 6_000, 60);
+        positions.extend(crate::engine::lanes::random_positions(24, 2_000, 52));
+        positions.retain(|p| p.hands.iter().flatten().filter(|&&c| c != 0).count() <= 16);
+        let mut rng = crate::rng::SplitMix64::new(5);
+        let standard = crate::card::DeckSpec::STANDARD.cards();
+        let mut games: Vec<Deal64> = positions
+            .iter()
+            .map(|p| Deal64::from_hands(&p.hands[0], &p.hands[1], p.to_move))
+            .collect();
+        games.extend((0..4_000).map(|_| {
+            let mut slots = [0 as Card; 64];
+            slots[..52].copy_from_slice(&standard);
+            for i in (1..52).rev() {
+                slots.swap(i, rng.below(i as u64 + 1) as usize);
             }
-            for limit in [256, 1023] {
-                let play = |form: Form| {
-                    let mut out = vec![None; games.len()];
-                    let mut done = |i: usize, f: Finish| {
-                        assert!(out[i].is_none(), "reported twice");
-                        out[i] = Some(f);
-                    };
-                    let slice = &mut Slice::new(&games);
-                    // SAFETY: the portable form needs no feature; the callers check the
-                    // others'.
-                    unsafe {
-                        match form {
-                            Form::General => {
-                                moves64::run::<vec64::Portable, 1>(slice, limit, &mut done)
-                            }
-                            Form::Avx2 => run_avx2(slice, limit, &mut done),
-                            Form::Avx512 => run_avx512_split(slice, limit, &mut done),
-                        }
-                    }
-                    out.into_iter().map(Option::unwrap).collect::<Vec<_>>()
+            Deal64::from_deal_order(&slots, 52)
+        }));
+        assert!(kinds64::fits_split(Most::of(&games)));
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        enum Form {
+            General,
+            Avx2,
+            Avx512,
+        }
+        for limit in [256, 1023] {
+            let play = |form: Form| {
+                let mut out = vec![None; games.len()];
+                let mut done = |i: usize, f: Finish| {
+                    assert!(out[i].is_none(), "reported twice");
+                    out[i] = Some(f);
                 };
-                let general = play(Form::General);
-                for (p, f) in positions.iter().zip(&general) {
-                    agrees(p, &reference::play(p), *f, u64::from(limit));
-                }
-                let vbmi2 =
-                    Isa::Avx512.supported() && std::arch::is_x86_feature_detected!("avx512vbmi2");
-                for (form, has) in [(Form::Avx2, Isa::Avx2.supported()), (Form::Avx512, vbmi2)] {
-                    if has {
-                        assert!(play(form) == general, "{form:?} split loop, limit {limit}");
-                    } else {
-                        eprintln!("{form:?}: not on this processor, its split loop's test skipped");
+                let slice = &mut Slice::new(&games);
+                // SAFETY: the portable form needs no feature; the callers check the
+                // others'.
+                unsafe {
+                    match form {
+                        Form::General => {
+                            moves64::run::<vec64::Portable, 1>(slice, limit, &mut done)
+                        }
+                        Form::Avx2 => run_avx2(slice, limit, &mut done),
+                        Form::Avx512 => run_avx512_split(slice, limit, &mut done),
                     }
+                }
+                out.into_iter().map(Option::unwrap).collect::<Vec<_>>()
+            };
+            let general = play(Form::General);
+            for (p, f) in positions.iter().zip(&general) {
+                agrees(p, &reference::play(p), *f, u64::from(limit));
+            }
+            let vbmi2 =
+                Isa::Avx512.supported() && std::arch::is_x86_feature_detected!("avx512vbmi2");
+            for (form, has) in [(Form::Avx2, Isa::Avx2.supported()), (Form::Avx512, vbmi2)] {
+                if has {
+                    assert!(play(form) == general, "{form:?} split loop, limit {limit}");
+                } else {
+                    eprintln!("{form:?}: not on this processor, its split loop's test skipped");
                 }
             }
         }
