@@ -39,12 +39,12 @@ use crate::engine::drive64::{self, LaneGroup, Stopped};
 use crate::engine::lanes::Finish;
 use crate::engine::lanes64::Deal64;
 use crate::engine::source64::{Games, Most};
-use crate::engine::vec64::{Funnel, Portable, Vec64};
+use crate::engine::vec64::{Funnel, Vec64};
 
 mod planes;
 mod queue;
-pub(crate) use planes::{Planes, Split};
-pub(crate) use queue::{Counted, Marker, Queue};
+pub(crate) use planes::{Planes, SPLIT_MAX_CARDS, Split};
+pub(crate) use queue::{Counted, Marker, Queue, counted_max_faces};
 
 /// The most face cards a game may hold in lanes of `bits` bits: the kinds of them all and the
 /// marker fit in `bits - 1` bits (see `Group::pv`).
@@ -385,7 +385,7 @@ pub(crate) unsafe fn run<V: Vec64, const G: usize>(
 /// Whether games of `most` fit the split lanes of [`run_split`]: at most 60 cards ([`Split`])
 /// and 16 face cards ([`Counted`] kinds in 32 bits), so every standard deal.
 pub(crate) fn fits_split(most: Most) -> bool {
-    most.cards <= 60 && most.faces <= <Counted<Portable> as Queue<Portable>>::max_faces(32)
+    most.cards <= SPLIT_MAX_CARDS && most.faces <= counted_max_faces(32)
 }
 
 /// [`run`] in `u32` lanes ([`fits_split`] games, trick limits below 1024): the face planes

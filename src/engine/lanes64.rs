@@ -423,21 +423,14 @@ mod tests {
         }
     }
 
-    /// The leaner loop of `kinds64.rs` (games of at most 31 face cards), in its portable and
-    /// AVX-512 forms, against the general loop and the reference engine, game by game: random
-    /// positions of up to 64 cards (whose batches it takes) and standard deals.
-    #[test]
-    fn kinds_loop_agrees_with_the_general_loop() {
-        let mut positions = crate::engine::lanes::random_positions(21, 4_000, 64);
-        positions.retain(|p| {
-            p.hands.iter().flatten().filter(|&&c| c != 0).count() <= kinds64::MAX_FACES as usize
-        });
+    /// The games of `positions`, then 4,000 standard deals shuffled from `seed` (here: the
+    /// dealing module sits above the engines).
+    fn with_standard_deals(positions: &[crate::position::Position], seed: u64) -> Vec<Deal64> {
         let mut games: Vec<Deal64> = positions
             .iter()
             .map(|p| Deal64::from_hands(&p.hands[0], &p.hands[1], p.to_move))
             .collect();
-        // Standard deals, shuffled here (the dealing module sits above the engines).
-        let mut rng = crate::rng::SplitMix64::new(4);
+        let mut rng = crate::rng::SplitMix64::new(seed);
         let standard = crate::card::DeckSpec::STANDARD.cards();
         games.extend((0..4_000).map(|_| {
             let mut slots = [0 as Card; 64];
@@ -447,6 +440,19 @@ mod tests {
             }
             Deal64::from_deal_order(&slots, 52)
         }));
+        games
+    }
+
+    /// The leaner loop of `kinds64.rs` (games of at most 31 face cards), in its portable and
+    /// AVX-512 forms, against the general loop and the reference engine, game by game: random
+    /// positions of up to 64 cards (whose batches it takes) and standard deals.
+    #[test]
+    fn kinds_loop_agrees_with_the_general_loop() {
+        let mut positions = crate::engine::lanes::random_positions(21, 4_000, 64);
+        positions.retain(|p| {
+            p.hands.iter().flatten().filter(|&&c| c != 0).count() <= kinds64::MAX_FACES as usize
+        });
+        let games = with_standard_deals(&positions, 4);
         assert!(kinds64::fits(Most::of(&games)));
         /// What a loop reports, game by game.
         type Done<'a> = dyn FnMut(usize, Finish) + 'a;
@@ -498,20 +504,7 @@ mod tests {
         let mut positions = crate::engine::lanes::random_positions(23, 6_000, 60);
         positions.extend(crate::engine::lanes::random_positions(24, 2_000, 52));
         positions.retain(|p| p.hands.iter().flatten().filter(|&&c| c != 0).count() <= 16);
-        let mut rng = crate::rng::SplitMix64::new(5);
-        let standard = crate::card::DeckSpec::STANDARD.cards();
-        let mut games: Vec<Deal64> = positions
-            .iter()
-            .map(|p| Deal64::from_hands(&p.hands[0], &p.hands[1], p.to_move))
-            .collect();
-        games.extend((0..4_000).map(|_| {
-            let mut slots = [0 as Card; 64];
-            slots[..52].copy_from_slice(&standard);
-            for i in (1..52).rev() {
-                slots.swap(i, rng.below(i as u64 + 1) as usize);
-            }
-            Deal64::from_deal_order(&slots, 52)
-        }));
+        let games = with_standard_deals(&positions, 5);
         assert!(kinds64::fits_split(Most::of(&games)));
         #[derive(Clone, Copy, Debug, PartialEq)]
         enum Form {

@@ -73,6 +73,9 @@ impl<V: Vec64> Planes<V> for V {
     }
 }
 
+/// The most cards of a game in [`Split`] planes.
+pub(crate) const SPLIT_MAX_CARDS: u32 = 60;
+
 /// A face plane of up to 64 cards in two words of `u32` lanes: cards 0 to 31 from the top in
 /// `hi` (card `i` at bit `31 - i`), cards 32 to 63 in `lo` (card `i` at bit `63 - i`). For
 /// games of at most 60 cards, where a move gives up fewer than 32 cards, so one funnel shift

@@ -1,13 +1,11 @@
 //! Where a hand's kinds end in a kinds loop: at a [`Marker`], or at a [`Counted`] count.
 
-use super::{Consts, max_faces};
+use super::Consts;
 use crate::engine::vec64::Vec64;
 
 /// Where a hand's kinds end, which the player who takes the pile needs (its kinds go above its
 /// own): a [`Marker`] above the last kind, or a [`Counted`] count beside them.
 pub(crate) trait Queue<V: Vec64>: Copy {
-    /// The most face cards a game may hold in lanes of `bits` bits.
-    fn max_faces(bits: u32) -> u32;
     /// No game.
     ///
     /// # Safety
@@ -34,9 +32,6 @@ pub(crate) trait Queue<V: Vec64>: Copy {
 pub(crate) struct Marker;
 
 impl<V: Vec64> Queue<V> for Marker {
-    fn max_faces(bits: u32) -> u32 {
-        max_faces(bits)
-    }
     #[inline(always)]
     unsafe fn zero() -> Self {
         Marker
@@ -64,6 +59,12 @@ impl<V: Vec64> Queue<V> for Marker {
     }
 }
 
+/// The most face cards a game may hold in lanes of `bits` bits with [`Counted`] kinds (with a
+/// [`Marker`]: `kinds64::max_faces`).
+pub(crate) const fn counted_max_faces(bits: u32) -> u32 {
+    bits / 2
+}
+
 /// The kinds alone, and twice a's face cards (`a`) beside them: b's are the rest of the game's
 /// (`all`, twice its face cards) less the pile's. Two registers and a few operations more than
 /// [`Marker`], but the kinds need only `2 * faces` bits: a standard deal's 16 face cards fit
@@ -75,9 +76,6 @@ pub(crate) struct Counted<V> {
 }
 
 impl<V: Vec64> Queue<V> for Counted<V> {
-    fn max_faces(bits: u32) -> u32 {
-        bits / 2
-    }
     #[inline(always)]
     unsafe fn zero() -> Self {
         // SAFETY: the caller's contract.

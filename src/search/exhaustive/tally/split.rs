@@ -13,7 +13,7 @@ use crate::engine::vec64::Funnel;
 
 /// The most cards a game of these lanes may hold: with at most 60, a move gives up fewer than
 /// 32 cards (see `Split`).
-pub(super) const MAX_CARDS: u32 = 60;
+pub(super) const MAX_CARDS: u32 = crate::engine::kinds64::SPLIT_MAX_CARDS;
 
 /// The queued games in the sixteen lanes' words (see `Group`), made from the batch's `u64`
 /// kinds by [`convert`].
