@@ -5,14 +5,9 @@
 //! going and for decks past 64 cards.
 
 use crate::card::Card;
-use crate::deal::padded;
 use crate::engine::Outcome;
 use crate::engine::batch64::Batch;
-use crate::engine::cycle::play_state;
-use crate::engine::fast::{Large, SMALL_CAP, Small};
-use crate::engine::lanes::Finish;
-use crate::engine::lanes64::Deal64;
-use crate::search::random::RandomConfig;
+use crate::search::random::{RandomConfig, lanes_range, play_dealt};
 
 /// How one game went. A game that never ends has no winner; its tricks and cards count play until
 /// a position first repeats, as `search random` and `play` count them.
@@ -52,38 +47,18 @@ pub fn play_each(
         }
         return;
     };
-    // The lanes as `search random` runs them: unbalanced deals shuffled by
-    // `Batch::play_shuffled` (the draws of `deal::draws`), balanced-face deals dealt one by one;
-    // the rare game past the lanes' trick limit is dealt again for the exact engine.
-    let mut long = Vec::new();
-    let mut finish = |index, f| match f {
-        Finish::Won {
-            winner,
-            tricks,
-            cards,
-        } => each(
+    // The lanes as `search random` runs them; the rare game past the lanes' trick limit is
+    // dealt again for the exact engine.
+    let long = lanes_range(cfg, lo, hi, cards, batch, |index, winner, tricks, cards| {
+        each(
             index,
             Game {
                 winner: Some(winner),
                 tricks,
                 cards,
             },
-        ),
-        Finish::TooLong => long.push(index),
-    };
-    if cfg.balanced_faces {
-        batch.play_deals(
-            lo..hi,
-            |index| {
-                cfg.deal(index, cards);
-                Deal64::deal(cards)
-            },
-            &mut finish,
-        );
-    } else {
-        let deck = padded(&cfg.deck);
-        batch.play_shuffled(&deck, n, cfg.seed, lo..hi, crate::deal::draws, &mut finish);
-    }
+        )
+    });
     for index in long {
         cfg.deal(index, cards);
         each(index, play_two(cards));
@@ -93,12 +68,7 @@ pub fn play_each(
 /// A two-player deal (its cards in deal order, player 1 holding the extra card) played by the
 /// cycle engine.
 fn play_two(cards: &[Card]) -> Game {
-    let h1 = cards.len().div_ceil(2);
-    let outcome = if cards.len() <= SMALL_CAP {
-        play_state(&Small::from_hands(&cards[..h1], &cards[h1..], 0))
-    } else {
-        play_state(&Large::from_hands(&cards[..h1], &cards[h1..], 0))
-    };
+    let outcome = play_dealt(cards);
     Game {
         winner: match outcome {
             Outcome::Terminates { winner, .. } => Some(winner),

@@ -200,6 +200,28 @@ fn play_range_lanes(
     cards: &mut Vec<Card>,
     batch: &mut Batch,
 ) {
+    let long = lanes_range(cfg, lo, hi, cards, batch, |index, winner, tricks, cards| {
+        stats.add_game(index, winner, cards, tricks)
+    });
+    // Rare: games past the lanes' limit.
+    for index in long {
+        cfg.deal(index, cards);
+        play_two(index, cards, stats);
+    }
+}
+
+/// Plays two-player deals `lo..hi` of `cfg` (at most 64 cards) in the 64-card lanes of `batch`,
+/// each game that ends reported with `won(index, winner, tricks, cards)`, in no particular
+/// order; returns the indices of the games the lanes leave going (past their trick limit), for
+/// the cycle engine ([`play_dealt`]). `cards` is scratch.
+pub(crate) fn lanes_range(
+    cfg: &RandomConfig,
+    lo: u64,
+    hi: u64,
+    cards: &mut Vec<Card>,
+    batch: &mut Batch,
+    mut won: impl FnMut(u64, u8, u64, u64),
+) -> Vec<u64> {
     let mut long = Vec::new();
     // Unbalanced deals are shuffled in place in 64 slots (the same shuffle as `cfg.deal`'s,
     // its draws computed together) and cut into hands without copies.
@@ -210,7 +232,7 @@ fn play_range_lanes(
             winner,
             tricks,
             cards,
-        } => stats.add_game(index, winner, cards, tricks),
+        } => won(index, winner, tricks, cards),
         Finish::TooLong => long.push(index),
     };
     if cfg.balanced_faces {
@@ -225,22 +247,23 @@ fn play_range_lanes(
     } else {
         batch.play_shuffled(&deck, n, cfg.seed, lo..hi, crate::deal::draws, &mut each);
     }
-    // Rare: games past the lanes' limit.
-    for index in long {
-        cfg.deal(index, cards);
-        play_two(index, cards, stats);
+    long
+}
+
+/// A two-player deal (its cards in deal order, player 1 holding the extra card) played by the
+/// cycle engine.
+pub(crate) fn play_dealt(cards: &[Card]) -> Outcome {
+    let h1 = cards.len().div_ceil(2);
+    if cards.len() <= SMALL_CAP {
+        play_state(&Small::from_hands(&cards[..h1], &cards[h1..], 0))
+    } else {
+        play_state(&Large::from_hands(&cards[..h1], &cards[h1..], 0))
     }
 }
 
 /// Two-player deal `index` (its `cards`) played by the cycle engine.
 fn play_two(index: u64, cards: &[Card], stats: &mut GameStats) {
-    let h1 = cards.len().div_ceil(2);
-    let outcome = if cards.len() <= SMALL_CAP {
-        play_state(&Small::from_hands(&cards[..h1], &cards[h1..], 0))
-    } else {
-        play_state(&Large::from_hands(&cards[..h1], &cards[h1..], 0))
-    };
-    match outcome {
+    match play_dealt(cards) {
         Outcome::Terminates {
             winner,
             tricks,
