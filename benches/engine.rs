@@ -1,72 +1,45 @@
-//! Forward-engine benchmarks: games per second of the bitboard, ring and reference engines and of
-//! the 64-card lanes in each instruction-set form, on the same seeded standard deals (criterion
-//! prints the rates; compare them for the ratios). A lanes game still going after 256 tricks is
-//! finished by the bitboard engine, as in `ansatz bench`.
+//! Forward-engine benchmarks: games per second of the scalar engine (bit planes, one game at a
+//! time) and the reference engine, and of the 64-card lanes in each instruction-set form, on the
+//! same seeded standard deals (criterion prints the rates; compare them for the ratios). A lanes
+//! game still going after 256 tricks is finished by the scalar engine, as in `ansatz bench`.
 
-use ansatz::deal::random_standard_small;
+use ansatz::deal::random_standard_game;
 use ansatz::engine::cycle::play_state;
-use ansatz::engine::fast::{Large, Ring64, Small};
-use ansatz::engine::lanes::{Finish, Isa};
-use ansatz::engine::lanes64::{self, Deal64};
-use ansatz::engine::reference;
+use ansatz::engine::lanes;
+use ansatz::engine::{Finish, Game, Isa, reference};
 use ansatz::position::Position;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
 const GAMES: u64 = 2000;
 
-fn deals() -> (Vec<Small>, Vec<Position>) {
-    let small: Vec<Small> = (0..GAMES).map(|i| random_standard_small(42, i)).collect();
-    let pos = small.iter().map(|s| s.to_position()).collect();
-    (small, pos)
-}
-
 fn engines(c: &mut Criterion) {
-    let (small, pos) = deals();
-    let ring: Vec<Ring64> = pos.iter().map(Ring64::from_position).collect();
-    let large: Vec<Large> = pos.iter().map(Large::from_position).collect();
+    let games: Vec<Game<u64>> = (0..GAMES).map(|i| random_standard_game(42, i)).collect();
+    let pos: Vec<Position> = games.iter().map(Game::to_position).collect();
     let mut g = c.benchmark_group("standard_deals");
     g.throughput(Throughput::Elements(GAMES));
-    g.bench_function("bits", |b| {
+    g.bench_function("scalar", |b| {
         b.iter(|| {
-            small
+            games
                 .iter()
                 .map(|s| play_state(black_box(s)).cards())
                 .sum::<u64>()
         })
     });
-    g.bench_function("ring64", |b| {
-        b.iter(|| {
-            ring.iter()
-                .map(|s| play_state(black_box(s)).cards())
-                .sum::<u64>()
-        })
-    });
-    g.bench_function("large", |b| {
-        b.iter(|| {
-            large
-                .iter()
-                .map(|s| play_state(black_box(s)).cards())
-                .sum::<u64>()
-        })
-    });
-    let deals: Vec<Deal64> = (0..GAMES)
-        .map(|i| Deal64::deal(&ansatz::deal::random_standard_cards(42, i)))
-        .collect();
     for (name, isa) in [
-        ("lanes64_avx512", Isa::Avx512),
-        ("lanes64_avx2", Isa::Avx2),
-        ("lanes64_portable", Isa::Portable),
+        ("lanes_avx512", Isa::Avx512),
+        ("lanes_avx2", Isa::Avx2),
+        ("lanes_portable", Isa::Portable),
     ] {
-        if !lanes64::run_with_isa(isa, &deals[..1], 256, |_, _| {}) {
+        if lanes::run_with_isa(isa, &games[..1], 256, |_, _| {}).is_none() {
             continue;
         }
         g.bench_function(name, |b| {
             b.iter(|| {
                 let mut sum = 0;
-                lanes64::run_with_isa(isa, black_box(&deals), 256, |i, f| match f {
+                lanes::run_with_isa(isa, black_box(&games), 256, |i, f| match f {
                     Finish::Won { cards, .. } => sum += cards,
-                    Finish::TooLong => sum += play_state(&small[i]).cards(),
+                    Finish::TooLong => sum += play_state(&games[i]).cards(),
                 });
                 sum
             })
@@ -89,7 +62,7 @@ fn cycle(c: &mut Criterion) {
         ansatz::notation::Notation::Auto,
     )
     .unwrap();
-    let s = Small::from_position(&p);
+    let s = Game::<u64>::from_position(&p);
     c.bench_function("paper_deal_cycle_detection", |b| {
         b.iter(|| play_state(black_box(&s)))
     });

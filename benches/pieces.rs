@@ -30,7 +30,7 @@ fn enumerate(c: &mut Criterion) {
                 .sum::<usize>()
         })
     });
-    if ansatz::engine::lanes64::available() {
+    if ansatz::engine::lanes::available() {
         g.bench_function("prefix_sharing_lanes64", |b| {
             b.iter(|| {
                 (0..e.ranges())

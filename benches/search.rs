@@ -2,8 +2,7 @@
 
 use ansatz::card::DeckSpec;
 use ansatz::engine::cycle::play_state;
-use ansatz::engine::fast::Small;
-use ansatz::engine::lanes::Isa;
+use ansatz::engine::{Game, Isa};
 use ansatz::search::exhaustive::{deal_count, naive, prefix_sharing, prefix_sharing_with};
 use ansatz::search::random::{RandomConfig, Scratch, play_range};
 use ansatz::search::stats::GameStats;
@@ -31,13 +30,13 @@ fn exhaustive(c: &mut Criterion) {
     g.finish();
 }
 
-/// Cards played in every terminating game of `deals` (split evenly), by the bitboard engine.
+/// Cards played in every terminating game of `deals` (split evenly), by the scalar engine.
 fn bitboard_cards(deals: &[Vec<u8>]) -> u64 {
     let mut cards = 0;
     for d in deals {
         let h = d.len().div_ceil(2);
         if let ansatz::engine::Outcome::Terminates { cards: c, .. } =
-            play_state(&Small::from_hands(&d[..h], &d[h..], 0))
+            play_state(&Game::<u64>::from_hands(&d[..h], &d[h..], 0))
         {
             cards += c
         }
@@ -46,9 +45,9 @@ fn bitboard_cards(deals: &[Vec<u8>]) -> u64 {
 }
 
 /// Whole games of random 26/26 deals of the standard deck: the 64-card lanes (AVX-512 only)
-/// against the bitboard engine.
+/// against the scalar engine.
 fn lanes64(c: &mut Criterion) {
-    use ansatz::engine::lanes64::{Deal64, Lanes64, available};
+    use ansatz::engine::lanes::{self, available};
     let mut rng = ansatz::rng::SplitMix64::new(5);
     let deals: Vec<Vec<u8>> = (0..4096)
         .map(|_| {
@@ -63,16 +62,15 @@ fn lanes64(c: &mut Criterion) {
     let mut g = c.benchmark_group("games of the standard deck");
     g.throughput(Throughput::Elements(deals.len() as u64));
     if available() {
-        let games: Vec<Deal64> = deals
+        let games: Vec<Game<u64>> = deals
             .iter()
-            .map(|d| Deal64::from_hands(&d[..26], &d[26..], 0))
+            .map(|d| Game::<u64>::from_hands(&d[..26], &d[26..], 0))
             .collect();
         g.bench_function("lanes64", |b| {
-            let mut lanes = Lanes64;
             b.iter(|| {
                 let mut cards = 0;
-                lanes.run(&games, 5000, |_, f| {
-                    if let ansatz::engine::lanes::Finish::Won { cards: c, .. } = f {
+                lanes::run(&games, 5000, |_, f| {
+                    if let ansatz::engine::Finish::Won { cards: c, .. } = f {
                         cards += c
                     }
                 });
@@ -80,7 +78,7 @@ fn lanes64(c: &mut Criterion) {
             })
         });
     }
-    g.bench_function("bitboard engine", |b| b.iter(|| bitboard_cards(&deals)));
+    g.bench_function("scalar engine", |b| b.iter(|| bitboard_cards(&deals)));
     g.finish();
 }
 

@@ -5,40 +5,35 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::deal::{STANDARD64, random_standard_small};
-use crate::engine::batch64::Batch;
+use crate::deal::{STANDARD64, random_standard_cards};
 use crate::engine::cycle::play_state;
-use crate::engine::fast::{Large, Ring64};
-use crate::engine::lanes::Finish;
-use crate::engine::{Outcome, reference};
+use crate::engine::lanes::{Batch, Shape};
+use crate::engine::{Finish, Game, Outcome, reference};
 
 pub use crate::deal::CHUNK;
 
 /// Which engine plays the deals.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Engine {
-    /// The bitboard engine (`engine::bits`), what every search uses.
+    /// The scalar engine: one game at a time in bit planes (`engine::game`, `engine::trick`),
+    /// what every single game plays.
     #[default]
     Bits,
-    /// The per-card ring engine on the stack (`engine::fast::Ring64`).
-    Ring,
-    /// The per-card ring engine on the heap, the general path for any deck size.
-    Large,
     /// The VecDeque + HashMap oracle.
     Reference,
-    /// The 64-card lanes (`engine::lanes64`): sixteen standard deals at a time in AVX-512
-    /// registers (with VBMI2), eight in AVX2 ones; the rare game past their trick limit is
-    /// finished by the bitboard engine.
+    /// The lanes (`engine::lanes`): sixteen standard deals at a time in AVX-512 registers
+    /// (with VBMI2), eight in AVX2 ones; the rare game past their trick limit is finished by
+    /// the scalar engine.
     Lanes,
 }
 
 impl Engine {
     fn play(self, index: u64, seed: u64) -> Outcome {
-        let deal = random_standard_small(seed, index);
+        // The plain shuffle, as the one-by-one engines play: no vector forms to dispatch to.
+        let cards = random_standard_cards(seed, index);
+        let deal = Game::<u64>::from_hands(&cards[..26], &cards[26..], 0);
         match self {
             Engine::Bits => play_state(&deal),
-            Engine::Ring => play_state(&Ring64::from_position(&deal.to_position())),
-            Engine::Large => play_state(&Large::from_position(&deal.to_position())),
             Engine::Reference => reference::play(&deal.to_position()),
             Engine::Lanes => unreachable!("the lanes play whole chunks"),
         }
@@ -69,6 +64,8 @@ pub struct BenchReport {
     pub totals: Totals,
     pub seconds: f64,
     pub threads: usize,
+    /// The loop the lanes played in (as the batches report it), or `None`: one game at a time.
+    pub lanes: Option<Shape>,
 }
 
 /// Plays deals `0..games` under `seed` on the current rayon pool. `progress` is called with the
@@ -76,7 +73,7 @@ pub struct BenchReport {
 pub fn run(games: u64, seed: u64, engine: Engine, progress: &(dyn Fn(u64) + Sync)) -> BenchReport {
     let start = Instant::now();
     let chunks = games.div_ceil(CHUNK);
-    let totals = (0..chunks)
+    let (totals, lanes) = (0..chunks)
         .into_par_iter()
         .map_init(Batch::new, |batch, chunk| {
             let lo = chunk * CHUNK;
@@ -87,7 +84,7 @@ pub fn run(games: u64, seed: u64, engine: Engine, progress: &(dyn Fn(u64) + Sync
                     .expect("checked: the lanes need AVX-512 or AVX2");
                 let t = lanes_chunk(batch, seed, lo, hi);
                 progress(hi - lo);
-                return t;
+                return (t, batch.shape());
             }
             let mut t = Totals::default();
             for index in lo..hi {
@@ -98,36 +95,33 @@ pub fn run(games: u64, seed: u64, engine: Engine, progress: &(dyn Fn(u64) + Sync
                 t.cycles += u64::from(matches!(outcome, Outcome::Cycle(_)));
             }
             progress(hi - lo);
-            t
+            (t, None)
         })
-        .reduce(Totals::default, |a, b| a.add(&b));
+        .reduce(
+            || (Totals::default(), None),
+            |a, b| (a.0.add(&b.0), a.1.or(b.1)),
+        );
     BenchReport {
         totals,
+        lanes,
         seconds: start.elapsed().as_secs_f64(),
         threads: rayon::current_num_threads(),
     }
 }
 
-/// Deals `lo..hi` in the 64-card lanes; the rare game past their limit is played by the bitboard
+/// Deals `lo..hi` in the 64-card lanes; the rare game past their limit is played by the scalar
 /// engine.
 fn lanes_chunk(batch: &mut Batch, seed: u64, lo: u64, hi: u64) -> Totals {
     let mut t = Totals::default();
     let mut long = Vec::new();
-    batch.play_shuffled(
-        &STANDARD64,
-        52,
-        seed,
-        lo..hi,
-        crate::deal::draws,
-        |index, f| match f {
-            Finish::Won { tricks, cards, .. } => {
-                t.games += 1;
-                t.cards += cards;
-                t.tricks += tricks;
-            }
-            Finish::TooLong => long.push(index),
-        },
-    );
+    batch.play_shuffled(&STANDARD64, 52, seed, lo..hi, |index, f| match f {
+        Finish::Won { tricks, cards, .. } => {
+            t.games += 1;
+            t.cards += cards;
+            t.tricks += tricks;
+        }
+        Finish::TooLong => long.push(index),
+    });
     for index in long {
         let outcome = Engine::Bits.play(index, seed);
         t.games += 1;

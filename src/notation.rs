@@ -67,8 +67,12 @@ pub enum ParseError {
     MissingSlash,
     #[error("expected {expected} hands separated by '/', found {found}")]
     WrongHandCount { expected: usize, found: usize },
-    #[error("player to move at column {column} must be (1) or (2), found ({found})")]
+    #[error(
+        "player to move at column {column} must be (1) or (2), or another hand's number with more players, found ({found})"
+    )]
     BadPlayer { found: String, column: usize },
+    #[error("at most {MAX_HANDS} hands (players), found {found}")]
+    TooManyHands { found: usize },
     #[error("unbalanced parenthesis at column {column}: write the player to move as (1) or (2)")]
     BadSuffix { column: usize },
     #[error("player to move marked twice, differently (column {column})")]
@@ -83,6 +87,9 @@ pub struct Setup {
     pub hands: Vec<Vec<Card>>,
     pub to_move: Option<usize>,
 }
+
+/// The most hands a position may have: the player to move is written `(1)` to `(64)`.
+pub const MAX_HANDS: usize = 64;
 
 /// A character with its 1-based column in the original text.
 type Located = (char, usize);
@@ -120,6 +127,11 @@ pub fn parse_setup(text: &str, notation: Notation) -> Result<Setup, ParseError> 
     }
     if hands.len() < 2 {
         return Err(ParseError::MissingSlash);
+    }
+    // Marked with `*`, a hand past the 64th would print as a player `(n)` no parse reads back
+    // (found by the `notation` fuzz target).
+    if hands.len() > MAX_HANDS {
+        return Err(ParseError::TooManyHands { found: hands.len() });
     }
     if let Some(m) = to_move
         && m >= hands.len()
@@ -161,7 +173,7 @@ fn split_suffix(chars: &[Located]) -> Result<(&[Located], Option<usize>), ParseE
         _ => {
             // Players beyond 2 are accepted here; the caller checks them against the hand count.
             match inner.parse::<usize>() {
-                Ok(n) if (1..=64).contains(&n) => n - 1,
+                Ok(n) if (1..=MAX_HANDS).contains(&n) => n - 1,
                 _ => {
                     return Err(ParseError::BadPlayer {
                         found: inner,
@@ -321,6 +333,18 @@ mod tests {
         ));
         assert!(matches!(p("--/J- (3)"), Err(ParseError::BadPlayer { .. })));
         assert!(matches!(p("--/J- (x)"), Err(ParseError::BadPlayer { .. })));
+        // 64 hands are read, the last marked to move; 65 are refused, marked or not.
+        let hands = |n: usize| vec!["J"; n].join("/");
+        assert_eq!(p(&format!("{} (64)", hands(64))).unwrap().to_move, Some(63));
+        let marked = format!("{}/*J", hands(64));
+        assert!(matches!(
+            p(&marked),
+            Err(ParseError::TooManyHands { found: 65 })
+        ));
+        assert!(matches!(
+            p(&hands(65)),
+            Err(ParseError::TooManyHands { found: 65 })
+        ));
         assert!(matches!(p("--/J- (1"), Err(ParseError::BadSuffix { .. })));
         assert!(matches!(
             p("0213/2"),

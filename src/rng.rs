@@ -105,6 +105,12 @@ impl Default for StepShuffle {
 }
 
 impl StepShuffle {
+    /// Where a shuffle's draws go ([`SplitMix64::begin_shuffle64`]).
+    #[inline(always)]
+    pub fn draws_mut(&mut self) -> &mut [u8; 64] {
+        &mut self.js
+    }
+
     /// Whether every swap is applied.
     #[inline(always)]
     pub fn finished(&self) -> bool {
@@ -137,18 +143,33 @@ impl SplitMix64 {
         draws: impl FnOnce(u64, usize, &mut [u8; 64]) -> bool,
         st: &mut StepShuffle,
     ) -> bool {
+        let held = draws(self.0, n, st.draws_mut());
+        self.begin_shuffle64(n, held, st)
+    }
+
+    /// [`SplitMix64::start_shuffle64`] with the draws made by the caller into
+    /// [`StepShuffle::draws_mut`] from this stream ([`SplitMix64::state`]), `held` when they were
+    /// (the lanes' dealer makes them in its kernel's vector forms, with no closure between).
+    #[inline(always)]
+    pub fn begin_shuffle64(&mut self, n: usize, held: bool, st: &mut StepShuffle) -> bool {
         assert!(
             (2..=64).contains(&n),
             "start_shuffle64 shuffles 2 to 64 items"
         );
         st.k = 0;
-        if !draws(self.0, n, &mut st.js) {
+        if !held {
             st.draws = 0;
             return false;
         }
         st.draws = n - 1;
         self.0 = self.0.wrapping_add(GAMMA.wrapping_mul(n as u64 - 1));
         true
+    }
+
+    /// The stream's state, where a shuffle's draws start (`batch_draws`'s `state`).
+    #[inline(always)]
+    pub fn state(&self) -> u64 {
+        self.0
     }
 }
 

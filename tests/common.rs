@@ -69,6 +69,40 @@ pub fn json_with_isa(isa: &str, args: &[&str], drop: &[&str]) -> serde_json::Val
     v
 }
 
+/// The instruction sets a test of `ANSATZ_ISA` can ask for here, best first: each one the
+/// processor has. Each it lacks is named on stderr, as skipped by `test`.
+pub fn isas_here(test: &str) -> Vec<&'static str> {
+    ansatz::engine::Isa::ALL
+        .into_iter()
+        .filter(|isa| {
+            let here = isa.supported();
+            if !here {
+                eprintln!(
+                    "{test}: skipped {}: the processor does not have it",
+                    isa.name()
+                );
+            }
+            here
+        })
+        .map(|isa| isa.name())
+        .collect()
+}
+
+/// [`json_with_isa`], checking first that the report names `isa` as the instruction set that ran
+/// (so a run that ignored `ANSATZ_ISA` fails); `isa`, `lanes` and the keys `drop` are removed.
+pub fn json_ran_in(isa: &str, args: &[&str], drop: &[&str]) -> serde_json::Value {
+    let mut v = json_with_isa(isa, args, drop);
+    assert_eq!(
+        v["isa"], isa,
+        "{args:?} under ANSATZ_ISA={isa} ran in {}",
+        v["isa"]
+    );
+    let o = v.as_object_mut().unwrap();
+    o.remove("isa");
+    o.remove("lanes");
+    v
+}
+
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }

@@ -785,7 +785,7 @@ fn the_committed_k_separator_steps_stay_resumable_and_old_insertion_checkpoints_
     // A run with the insertion route names the two-card growth, so that a checkpoint written
     // before it (its steps past a dead size are empty) is refused.
     let both = config("standard", Scope::QUICK);
-    assert!(both.fingerprint().ends_with("growth=two-card"));
+    assert!(both.fingerprint().contains(" growth=two-card"));
     assert!(!c.fingerprint().contains("growth"));
 }
 
@@ -941,4 +941,45 @@ fn bare_frame_pieces_reach_six_camicia_classes() {
         .collect();
     assert_eq!(period_33.len(), 6);
     assert_eq!(found, period_33);
+}
+
+// Source: results/census/table1.jsonl: every deal of 2J2Q2K2A + 30 (38 cards) reaches one class
+// (period 24, 59 deals), and every deal of 2J2Q2K2A + 36 (44 cards) one class (period 20, 52
+// deals); results/discover/recall.md: the default scope finds them through the King frames
+// `Δ1 K Δ2 K---/-J- (1)` and `Δ1 K Δ2 K---/-J-- (1)`, and `--quick` found neither. Smallest
+// first, those frames come 42nd and 33rd, past the quick sweep's budget; in the sweep's order
+// (`frame::sweep_rank`: player 2 holding the deck's lowest face kind, beside another separator)
+// the quick sweep runs them. The 38-card deck's frame, searched alone (1.3·10^8 decks), holds
+// its class and nothing the census lacks.
+#[test]
+fn the_quick_sweep_runs_the_late_frames_that_hold_a_class() {
+    use ansatz::discover::frame::{sweep, whole_frame_decks};
+    use ansatz::discover::stages::frames::plan;
+    for (deck, held) in [
+        ("30-2J2Q2K2A", "Δ1 K Δ2 K---/-J- (1)"),
+        ("36-2J2Q2K2A", "Δ1 K Δ2 K---/-J-- (1)"),
+    ] {
+        let spec: DeckSpec = deck.parse().unwrap();
+        let (ranked, _) = plan(spec, &Scope::QUICK);
+        assert!(ranked.iter().any(|f| f.1 == held), "{deck}: {held} not run");
+        // Smallest first, the same budget would not reach it.
+        let mut by_size: Vec<(u64, String)> = sweep(spec)
+            .iter()
+            .map(|d| (whole_frame_decks(d), d.display()))
+            .filter(|(n, _)| *n > 0 && *n <= Scope::QUICK.frame_sweep_limit)
+            .collect();
+        by_size.sort();
+        let at = by_size.iter().position(|f| f.1 == held).unwrap();
+        let before: u64 = by_size[..=at].iter().map(|f| f.0).sum();
+        assert!(before > Scope::QUICK.frame_sweep, "{deck}: {before}");
+    }
+    let k = known("30-2J2Q2K2A");
+    let mut c = config("30-2J2Q2K2A", Scope::QUICK.with(Route::Ansatz, None));
+    c.separator = Some(ansatz::card::KING);
+    c.ends = Some("---/-J-".parse().unwrap());
+    let d = discover(&c, 2, "quick-late-frame");
+    assert_eq!(d.frame, "Δ1 K Δ2 K---/-J- (1)");
+    let all: BTreeSet<String> = k.classes.iter().map(|c| c.cycle_id.clone()).collect();
+    assert_eq!(all.len(), 1);
+    assert_eq!(found_classes(&k, &d), all);
 }

@@ -771,10 +771,13 @@ const RANDOM: &[&str] = &[
 ];
 const EXHAUSTIVE: &[&str] = &["search", "exhaustive", "--deck", "8-2J2Q2K", "--json", "-q"];
 
-/// A search answer without its timing fields (wall time, threads, rates).
+/// A search answer without its timing fields (wall time, threads, rates) and what this run ran in
+/// (`isa`, `lanes`: a single run names them, a merge of shards made anywhere does not).
 fn search_answer(mut v: Value) -> Value {
     let o = v.as_object_mut().unwrap();
     for k in [
+        "isa",
+        "lanes",
         "seconds",
         "threads",
         "games_per_second",

@@ -3,8 +3,7 @@
 
 use ansatz::card::{Card, DeckSpec};
 use ansatz::deal::random_deal;
-use ansatz::engine::fast::{Large, Ring64, Small};
-use ansatz::engine::{Outcome, cycle, reference};
+use ansatz::engine::{Game, Outcome, cycle, reference};
 use ansatz::notation::Notation;
 use ansatz::position::Position;
 use proptest::prelude::*;
@@ -15,23 +14,26 @@ fn pos(s: &str) -> Position {
     Position::parse(s, Notation::Auto).unwrap()
 }
 
-/// Every engine path on one position must give one answer: reference, fast (stack layout when it fits)
-/// and the general heap layout.
+/// Every engine path on one position must give the reference engine's answer: the scalar form in
+/// each plane that holds the position (`u32` up to 32 cards, `u64` up to 64, `u128` up to 128),
+/// and `engine::play`, which picks the plane by size (past 128 cards it is the reference engine,
+/// so there is nothing to compare).
 fn all_engines_agree(p: &Position) -> Outcome {
     let r = reference::play(p);
-    assert_eq!(ansatz::engine::play(p), r, "fast vs reference on {p}");
-    assert_eq!(
-        cycle::play_state(&Large::from_position(p)),
-        r,
-        "large layout on {p}"
-    );
-    if p.total() <= 64 {
-        assert_eq!(
-            cycle::play_state(&Small::from_position(p)),
-            r,
-            "small layout on {p}"
-        );
-        assert_eq!(cycle::terminates(&Small::from_position(p)), !r.is_cycle());
+    let n = p.total();
+    if n <= 32 {
+        let g = Game::<u32>::from_position(p);
+        assert_eq!(cycle::play_state(&g), r, "u32 planes on {p}");
+    }
+    if n <= 64 {
+        let g = Game::<u64>::from_position(p);
+        assert_eq!(cycle::play_state(&g), r, "u64 planes on {p}");
+        assert_eq!(cycle::terminates(&g), !r.is_cycle());
+    }
+    if n <= 128 {
+        let g = Game::<u128>::from_position(p);
+        assert_eq!(cycle::play_state(&g), r, "u128 planes on {p}");
+        assert_eq!(ansatz::engine::play(p), r, "engine::play on {p}");
     }
     r
 }
@@ -95,12 +97,9 @@ fn known_answers_file() {
                     reference::Trick::Next { next: n, .. } => assert_eq!(n, pos(next), "{line}"),
                     t => panic!("{line}: {t:?}"),
                 }
-                let mut s = Small::from_position(&p);
-                s.trick(&mut [0; 64]);
-                assert_eq!(s.to_position(), pos(next), "{line} (bitboard)");
-                let mut s = Ring64::from_position(&p);
-                s.trick(&mut [0; 64]);
-                assert_eq!(s.to_position(), pos(next), "{line} (ring)");
+                let mut s = Game::<u64>::from_position(&p);
+                s.trick();
+                assert_eq!(s.to_position(), pos(next), "{line} (scalar form)");
             }
             "terminates" => {
                 let Outcome::Terminates {
@@ -158,7 +157,8 @@ fn empty_hand_is_already_over() {
 
 #[test]
 fn sizes_stay_small() {
-    assert!(std::mem::size_of::<Small>() <= 160 + 16);
+    assert!(std::mem::size_of::<Game<u64>>() <= 96);
+    assert!(std::mem::size_of::<Game<u32>>() <= 64);
 }
 
 fn arb_cards(max: usize) -> impl Strategy<Value = Vec<Card>> {
@@ -260,14 +260,25 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(12))]
 
-    /// Hands of several decks (over 150 cards each) go through the general layout.
+    /// Two packs (104 cards) play in `u128` planes, split anywhere.
     #[test]
-    fn fast_equals_reference_huge_hands(seed in any::<u64>(), decks in 6u32..9, mover in 0u8..2) {
+    fn fast_equals_reference_two_packs(seed in any::<u64>(), cut in 0usize..105, mover in 0u8..2) {
+        let deck = DeckSpec { counts: DeckSpec::STANDARD.counts.map(|c| c * 2) };
+        let p = dealt(&deck, seed, cut, mover);
+        prop_assert_eq!(p.total(), 104);
+        all_engines_agree(&p);
+    }
+
+    /// Past 128 cards (three packs and more, over 150 cards a hand) `engine::play` hands the game
+    /// to the reference engine: it answers, and exchanging the players exchanges the winner.
+    #[test]
+    fn huge_hands_play_and_mirror(seed in any::<u64>(), decks in 6u32..9, mover in 0u8..2) {
         let deck = DeckSpec { counts: DeckSpec::STANDARD.counts.map(|c| c * decks) };
         let total = deck.total();
         let p = dealt(&deck, seed, total / 2 + (seed as usize % 7), mover);
         prop_assert!(p.hands[0].len() > 150);
-        all_engines_agree(&p);
+        let (a, b) = (ansatz::engine::play(&p), ansatz::engine::play(&p.mirrored()));
+        prop_assert_eq!((a.tricks(), a.cards()), (b.tricks(), b.cards()));
     }
 }
 

@@ -32,6 +32,10 @@ const VOLATILE: &[&str] = &[
     "decks_per_second",
 ];
 
+/// Keys dropped wherever they appear: what this processor ran in (the instruction set and the
+/// lanes' loop, `isa` and `lanes`), which differ between machines, not between builds.
+const MACHINE: &[&str] = &["isa", "lanes"];
+
 /// A fresh working directory for one case.
 fn workdir(case: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("ansatz-golden-{}-{case}", std::process::id()));
@@ -54,6 +58,9 @@ fn mask(v: &mut Value) {
                 if let Some(x) = o.get_mut(*k) {
                     *x = Value::String("~".into());
                 }
+            }
+            for k in MACHINE {
+                o.remove(*k);
             }
             o.values_mut().for_each(mask);
         }

@@ -1,22 +1,22 @@
 //! The 64-card lanes in every instruction-set form (AVX-512, AVX2, portable) against the portable
-//! form and the reference engine, game by game; and `ansatz bench`'s default engine against the
-//! bitboard engine on the same deals.
+//! form and the reference engine, game by game; and `ansatz bench`'s engines against each other
+//! and the reference engine on the same deals.
 
 use ansatz::bench::{self, Engine};
 use ansatz::card::Card;
-use ansatz::engine::lanes::{Finish, Isa};
-use ansatz::engine::lanes64::{self, Deal64, Lanes64};
-use ansatz::engine::{Outcome, reference};
+use ansatz::engine::lanes;
+use ansatz::engine::{Finish, Game, Isa, Outcome, reference};
 use ansatz::position::Position;
 use proptest::prelude::*;
 
 /// Every game's finish under `isa` (None, and a line saying so: the processor lacks it).
-fn finishes(isa: Isa, games: &[Deal64], limit: u32) -> Option<Vec<Finish>> {
+fn finishes(isa: Isa, games: &[Game<u64>], limit: u32) -> Option<Vec<Finish>> {
     let mut out = vec![None; games.len()];
-    let ran = lanes64::run_with_isa(isa, games, limit, |i, f| {
+    let ran = lanes::run_with_isa(isa, games, limit, |i, f| {
         assert!(out[i].is_none(), "game {i} reported twice");
         out[i] = Some(f);
-    });
+    })
+    .is_some();
     if !ran {
         eprintln!("{}: skipped, this processor lacks it", isa.name());
     }
@@ -45,13 +45,13 @@ fn expected(p: &Position, limit: u32) -> Finish {
 }
 
 /// Positions from cards (0 number card, 1..=4 J Q K A), a cut and the player to move.
-fn positions(decks: &[(Vec<Card>, usize, u8)]) -> (Vec<Position>, Vec<Deal64>) {
+fn positions(decks: &[(Vec<Card>, usize, u8)]) -> (Vec<Position>, Vec<Game<u64>>) {
     decks
         .iter()
         .map(|(cards, cut, mover)| {
             let cut = (*cut).min(cards.len());
             let p = Position::new(cards[..cut].to_vec(), cards[cut..].to_vec(), *mover);
-            let d = Deal64::from_hands(&p.hands[0], &p.hands[1], *mover);
+            let d = Game::<u64>::from_hands(&p.hands[0], &p.hands[1], *mover);
             (p, d)
         })
         .unzip()
@@ -87,8 +87,8 @@ proptest! {
 /// refills: every form and the dispatched run give the same finish, game by game.
 #[test]
 fn forms_agree_on_standard_deals() {
-    let games: Vec<Deal64> = (0..20_000)
-        .map(|i| Deal64::deal(&ansatz::deal::random_standard_cards(5, i)))
+    let games: Vec<Game<u64>> = (0..20_000)
+        .map(|i| Game::deal(&ansatz::deal::random_standard_cards(5, i)))
         .collect();
     let portable = finishes(Isa::Portable, &games, 256).expect("portable runs anywhere");
     for isa in [Isa::Avx2, Isa::Avx512] {
@@ -97,22 +97,30 @@ fn forms_agree_on_standard_deals() {
         }
     }
     let mut dispatched = vec![None; games.len()];
-    Lanes64.run(&games, 256, |i, f| dispatched[i] = Some(f));
+    lanes::run(&games, 256, |i, f| dispatched[i] = Some(f));
     assert!(dispatched.into_iter().map(Option::unwrap).eq(portable));
 }
 
-/// `ansatz bench`'s default engine (the lanes where the processor has them) reports the same
-/// totals as the bitboard engine on the same deals.
+/// `ansatz bench`'s engines report the same totals on the same deals: the scalar engine as the
+/// reference engine, and the lanes (where the processor has them; else the test says so) as the
+/// scalar engine.
 #[test]
-fn bench_default_equals_the_bitboard_engine() {
+fn bench_engines_agree_with_the_reference_engine() {
     let quiet = |_: u64| {};
-    let engine = if lanes64::available() {
-        Engine::Lanes
-    } else {
-        Engine::Bits
-    };
-    let fast = bench::run(30_000, 3, engine, &quiet);
-    let bits = bench::run(30_000, 3, Engine::Bits, &quiet);
-    assert_eq!(fast.totals, bits.totals);
-    assert_eq!(fast.totals.games, 30_000);
+    let bits = bench::run(4_000, 3, Engine::Bits, &quiet);
+    assert_eq!(
+        bench::run(4_000, 3, Engine::Reference, &quiet).totals,
+        bits.totals
+    );
+    assert_eq!(bits.totals.games, 4_000);
+    if !lanes::available() {
+        eprintln!("bench_engines_agree_with_the_reference_engine: no lanes on this processor");
+        return;
+    }
+    let lanes = bench::run(30_000, 3, Engine::Lanes, &quiet);
+    assert_eq!(
+        lanes.totals,
+        bench::run(30_000, 3, Engine::Bits, &quiet).totals
+    );
+    assert_eq!(lanes.totals.games, 30_000);
 }

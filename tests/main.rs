@@ -15,6 +15,8 @@ mod discover;
 mod dist;
 /// Engines: known answers from tests/data, fast vs reference property tests, notation round trips.
 mod engine;
+/// Replays every input a fuzz target found a crash with (tests/data/fuzz/), on stable.
+mod fuzz;
 /// Golden outputs: every splittable command's files and answers against an earlier build's.
 mod golden;
 /// The 64-card lanes: every instruction-set form against the portable one and the reference engine.
@@ -29,3 +31,5 @@ mod repo;
 mod results;
 /// Search: exhaustive known answers, prefix sharing vs every deal, multi-player engine, resume, bad input.
 mod search;
+/// Failed writes: a read-only folder and a full disk (tmpfs) for every command that writes.
+mod writes;

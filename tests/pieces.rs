@@ -11,7 +11,7 @@ use ansatz::ansatz::mutate::{MutateConfig, mutate};
 use ansatz::ansatz::piece::classes;
 use ansatz::ansatz::template::Template;
 use ansatz::card::Card;
-use ansatz::engine::{self, cycle, fast::Small, reference};
+use ansatz::engine::{self, Game, cycle, reference};
 use ansatz::library::{self, LibraryError};
 use ansatz::notation::{Notation, parse_hand};
 use ansatz::position::Position;
@@ -147,7 +147,7 @@ proptest! {
         let t = Template::jack();
         let e = Enumerator::new(&t, &params(0, 40, 40), 0).unwrap();
         let pos = t.fill(&test);
-        let fast = !cycle::terminates(&Small::from_position(&pos));
+        let fast = !cycle::terminates(&Game::<u64>::from_position(&pos));
         prop_assert_eq!(e.is_piece(&test), fast);
         prop_assert_eq!(reference::play(&pos).is_cycle(), fast);
     }
@@ -765,7 +765,7 @@ fn fill_equals_every_arrangement_played_from_scratch() {
     let mut n = 0u64;
     loop {
         n += 1;
-        if !cycle::terminates(&Small::from_position(&t.fill(&arrangement))) {
+        if !cycle::terminates(&Game::<u64>::from_position(&t.fill(&arrangement))) {
             brute.push(arrangement.clone());
         }
         if !ansatz::assemble::candidates::next_permutation(&mut arrangement) {

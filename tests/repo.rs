@@ -81,6 +81,9 @@ fn every_known_answer_file_names_its_source() {
     let mut files: Vec<PathBuf> = Vec::new();
     for e in std::fs::read_dir(&dir).unwrap().flatten() {
         match e.path() {
+            // tests/data/fuzz: inputs a fuzz target found (bytes, no header); its README says
+            // where they come from.
+            d if d.ends_with("fuzz") => files.push(d.join("README.md")),
             // tests/data/golden: the transcripts tests/golden.rs compares.
             d if d.is_dir() => {
                 files.extend(std::fs::read_dir(&d).unwrap().flatten().map(|e| e.path()))
@@ -390,76 +393,516 @@ fn the_cli_is_a_thin_face() {
     );
 }
 
-/// The quoted names in `text` after each `marker` (as `has!("avx2")` or `enable = "a,b"`),
-/// each split at commas.
-fn quoted_after(text: &str, marker: &str) -> Vec<Vec<String>> {
-    text.match_indices(marker)
-        .filter_map(|(at, _)| {
-            let rest = &text[at + marker.len()..];
-            let end = rest.find('"')?;
-            Some(
-                rest[..end]
-                    .split(',')
-                    .map(|s| s.trim().to_owned())
-                    .collect(),
-            )
+/// One home for writes: outside their tests, only `library::atomic` creates, writes or renames
+/// files (the append-only checkpoint log and a discover step's claim open theirs in place), so
+/// every result file, library, checkpoint and shard file is written whole or not at all, and a
+/// failed write leaves no temporary file (tests/writes.rs).
+#[test]
+fn every_write_goes_through_the_atomic_module() {
+    let allowed = ["library/atomic.rs"];
+    for p in source_files() {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap();
+        let rel = p
+            .strip_prefix(root().join("src"))
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        if allowed.contains(&rel.as_str()) {
+            continue;
+        }
+        for banned in ["fs::write(", "File::create(", "fs::rename(", "fs::copy("] {
+            assert!(
+                !code.contains(banned),
+                "src/{rel} calls {banned}: write through library::write_atomic"
+            );
+        }
+    }
+}
+
+/// The one dispatch point: every `#[target_feature]` and every feature check of `src/` is in
+/// `engine/isa.rs`, written once there (the feature lists of its `features!` macro generate the
+/// detection and the entry points), and no file silences the compiler's unused-code warnings for
+/// a processor with a blanket `allow`.
+#[test]
+fn one_file_names_the_instruction_sets() {
+    for p in source_files() {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let name = p.strip_prefix(root()).unwrap().display().to_string();
+        let (features, checks) = (
+            text.matches("target_feature(enable").count(),
+            text.matches("is_x86_feature_detected!").count(),
+        );
+        if name == "src/engine/isa.rs" {
+            assert_eq!(
+                (features, checks),
+                (1, 1),
+                "{name}: one entry macro, one check macro"
+            );
+        } else {
+            assert_eq!(
+                (features, checks),
+                (0, 0),
+                "{name} names an instruction set's features"
+            );
+        }
+        assert!(
+            !text.contains("cfg_attr(\n    not(target_arch")
+                && !text.contains("allow(dead_code, unused"),
+            "{name}: a blanket allow"
+        );
+    }
+}
+
+/// A source file's module path (`src/search/exhaustive/node.rs` is `search::exhaustive::node`; a
+/// `mod.rs`, `lib.rs` or `main.rs` is its folder's).
+fn module_path(file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(root().join("src")).unwrap();
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| {
+            c.as_os_str()
+                .to_string_lossy()
+                .trim_end_matches(".rs")
+                .to_string()
+        })
+        .collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
+    }
+    parts
+}
+
+/// The code of a file for its imports: comments, string literals and the inline test modules at
+/// its end (whose `super` is the file itself) left out.
+fn code_of(text: &str) -> String {
+    let mut code = String::new();
+    let mut test = false;
+    for line in text.lines() {
+        let t = line.trim_start();
+        let inline_mod =
+            t.trim_start_matches("pub(crate) ").starts_with("mod ") && t.ends_with('{');
+        if inline_mod && (test || t.starts_with("mod tests")) {
+            break;
+        }
+        test = t == "#[cfg(test)]";
+        if t.starts_with("//") {
+            continue;
+        }
+        let mut in_str = false;
+        let mut prev = ' ';
+        for c in line.chars() {
+            if c == '"' && prev != '\\' {
+                in_str = !in_str;
+            } else if !in_str {
+                code.push(c);
+            }
+            prev = c;
+        }
+        code.push('\n');
+    }
+    code
+}
+
+/// The paths of a `use` tree (`a::{b, c::{d, e}}` is `a::b`, `a::c::d`, `a::c::e`).
+fn use_paths(tree: &str) -> Vec<String> {
+    let tree = tree.trim();
+    let Some(open) = tree.find('{') else {
+        let path = tree.split(" as ").next().unwrap().trim();
+        return vec![path.trim_end_matches("::self").to_string()];
+    };
+    let prefix = &tree[..open];
+    let inner = &tree[open + 1..tree.rfind('}').unwrap()];
+    let (mut parts, mut depth, mut start) = (Vec::new(), 0, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&inner[start..]);
+    parts
+        .into_iter()
+        .filter(|p| !p.trim().is_empty())
+        .flat_map(use_paths)
+        .map(|p| match p.as_str() {
+            "self" => prefix.trim_end_matches("::").to_string(),
+            _ => format!("{prefix}{p}"),
         })
         .collect()
 }
 
-/// One feature list per instruction set: every `#[target_feature]` in `src/` enables exactly the
-/// features `engine/isa.rs` checks for a form (AVX2; AVX-512; AVX-512 with VBMI2, which
-/// `Isa::vbmi2` checks), so no vector code runs on a processor that lacks one of its features
-/// and no check asks for a feature no code uses.
-#[test]
-fn every_target_feature_list_is_one_the_dispatch_checks() {
-    use std::collections::BTreeSet;
-    let isa = std::fs::read_to_string(root().join("src/engine/isa.rs")).unwrap();
-    let checked = |from: &str, to: &str| -> BTreeSet<String> {
-        let (a, b) = (isa.find(from).unwrap(), isa.find(to).unwrap());
-        quoted_after(&isa[a..b], "has!(\"")
-            .into_iter()
-            .flatten()
+/// The file-level import graph of `src/`: each file and the files whose items it names (through
+/// `crate::`, `super::`, `self::` or a child module's name; a folder's re-exports followed to the
+/// file that defines the item). An index's (`mod.rs`) own re-exports (`pub use child::X`) are
+/// not imports, nor are `mod` declarations.
+fn file_imports() -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let files = source_files();
+    let module_of: BTreeMap<Vec<String>, String> = files
+        .iter()
+        .map(|f| {
+            let rel = f.strip_prefix(root()).unwrap().display().to_string();
+            (module_path(f), rel)
+        })
+        .collect();
+    let word = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
             .collect()
     };
-    // `detect`: the AVX2 list, then the AVX-512 additions. (The AVX-512 lists leave `avx2` out:
-    // `avx512f` implies it, for rustc as for the processor.)
-    let avx2 = checked("let avx2 =", "if avx2\n");
-    let avx512: BTreeSet<String> = avx2
-        .iter()
-        .filter(|f| *f != "avx2")
-        .cloned()
-        .chain(checked("if avx2\n", "return Isa::Avx512"))
-        .collect();
-    assert!(
-        avx2.contains("avx2") && avx512.contains("avx512f"),
-        "{avx2:?} {avx512:?}"
-    );
-    let mut vbmi2 = avx512.clone();
-    vbmi2.insert("avx512vbmi2".to_owned());
-    assert!(isa.contains("is_x86_feature_detected!(\"avx512vbmi2\")"));
-    let forms = [&avx2, &avx512, &vbmi2];
-    let mut used = BTreeSet::new();
-    for p in source_files() {
-        let text = std::fs::read_to_string(&p).unwrap();
-        // rustfmt may put `enable` on a line of its own: every `#[target_feature(` has one.
-        let lists = quoted_after(&text, "enable = \"");
-        assert_eq!(
-            lists.len(),
-            text.matches("#[target_feature(").count(),
-            "{}",
-            p.display()
-        );
-        for list in lists {
-            let set: BTreeSet<String> = list.into_iter().collect();
-            let form = forms.iter().position(|f| **f == set);
-            assert!(
-                form.is_some(),
-                "{}: #[target_feature] enables {set:?}, not a list engine/isa.rs checks",
-                p.display()
-            );
-            used.extend(form);
+    // Per file: its child modules, its re-exports (name -> absolute path) and its import paths.
+    let mut reexports: BTreeMap<Vec<String>, BTreeMap<String, Vec<String>>> = BTreeMap::new();
+    let mut imports: Vec<(String, Vec<Vec<String>>)> = Vec::new();
+    for f in &files {
+        let here = module_path(f);
+        let code = code_of(&std::fs::read_to_string(f).unwrap());
+        let children: BTreeSet<String> = code
+            .lines()
+            .filter_map(|l| {
+                let l = l.trim();
+                let rest = l
+                    .strip_prefix("pub ")
+                    .or_else(|| l.strip_prefix("pub(crate) "));
+                let rest = rest.unwrap_or(l);
+                rest.strip_prefix("mod ")
+                    .filter(|r| r.ends_with(';'))
+                    .map(word)
+            })
+            .collect();
+        let absolute = |path: &str| -> Option<Vec<String>> {
+            let segs: Vec<&str> = path.split("::").map(str::trim).collect();
+            let mut base = here.clone();
+            let mut rest = &segs[..];
+            match segs[0] {
+                "crate" => {
+                    base.clear();
+                    rest = &segs[1..];
+                }
+                "self" => rest = &segs[1..],
+                "super" => {
+                    while rest.first() == Some(&"super") {
+                        base.pop();
+                        rest = &rest[1..];
+                    }
+                }
+                name if children.contains(name) => {}
+                _ => return None,
+            }
+            base.extend(rest.iter().map(|s| s.to_string()));
+            Some(base)
+        };
+        let mut paths = Vec::new();
+        // The `use` statements' spans, which the inline scan below skips.
+        let mut spans = Vec::new();
+        let mut rest = code.as_str();
+        while let Some(i) = rest.find("use ") {
+            let before = rest[..i].chars().last();
+            let line_start = rest[..i].rfind('\n').map_or(0, |n| n + 1);
+            let head = rest[line_start..i].trim();
+            let end = rest[i..].find(';').map_or(rest.len(), |e| i + e);
+            let tree = &rest[i + 4..end];
+            let at = code.len() - rest.len();
+            spans.push(at + i..at + end);
+            if before.is_none_or(|c| !c.is_ascii_alphanumeric() && c != '_') {
+                // Only an index (`mod.rs`, `lib.rs`) re-exports without importing: a file
+                // with code of its own that re-exports a child's item uses it too.
+                let index = f.ends_with("mod.rs") || f.ends_with("lib.rs");
+                let reexport = index && head.starts_with("pub") && head.len() <= "pub(crate)".len();
+                for p in use_paths(tree) {
+                    let Some(abs) = absolute(&p) else { continue };
+                    let names_child = children.contains(&abs[here.len().min(abs.len() - 1)]);
+                    if reexport && abs.starts_with(&here) && names_child {
+                        let name = p.rsplit("::").next().unwrap().to_string();
+                        let name = tree
+                            .split(" as ")
+                            .nth(1)
+                            .filter(|_| !tree.contains('{'))
+                            .map_or(name, |a| a.trim().to_string());
+                        reexports.entry(here.clone()).or_default().insert(name, abs);
+                    } else {
+                        paths.push(abs);
+                    }
+                }
+            }
+            rest = &rest[end.min(rest.len())..];
+            if rest.is_empty() {
+                break;
+            }
+            rest = &rest[1..];
+        }
+        // Paths written inline in the code, outside `use`.
+        for start in ["crate::", "super::", "self::"]
+            .into_iter()
+            .map(String::from)
+            .chain(children.iter().map(|c| format!("{c}::")))
+        {
+            for (i, _) in code.match_indices(&start) {
+                let prev = code[..i].chars().last();
+                let in_use = spans.iter().any(|s| s.contains(&i));
+                if in_use || prev.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+                {
+                    continue;
+                }
+                let path: String = code[i..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
+                    .collect();
+                if let Some(abs) = absolute(path.trim_end_matches(':')) {
+                    paths.push(abs);
+                }
+            }
+        }
+        let rel = f.strip_prefix(root()).unwrap().display().to_string();
+        imports.push((rel, paths));
+    }
+    // A path names the file of its longest module prefix, through re-exports.
+    let resolve = |mut path: Vec<String>| -> Option<String> {
+        for _ in 0..8 {
+            let (module, next) = (1..=path.len())
+                .rev()
+                .map(|k| path[..k].to_vec())
+                .find(|m| module_of.contains_key(m))
+                .map(|m| {
+                    let next = path
+                        .get(m.len())
+                        .and_then(|name| reexports.get(&m)?.get(name))
+                        .map(|target| {
+                            let mut t = target.clone();
+                            t.extend(path[m.len() + 1..].iter().cloned());
+                            t
+                        });
+                    (m, next)
+                })?;
+            match next {
+                Some(t) => path = t,
+                None => return module_of.get(&module).cloned(),
+            }
+        }
+        None
+    };
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (file, paths) in imports {
+        let entry = graph.entry(file.clone()).or_default();
+        for p in paths {
+            if let Some(target) = resolve(p)
+                && target != file
+            {
+                entry.insert(target);
+            }
         }
     }
-    assert_eq!(used.len(), forms.len(), "a form no code is compiled for");
+    graph
+}
+
+/// The circles of a graph: for each file on one, a path back to it.
+fn circles(
+    graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+) -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    for start in graph.keys() {
+        // Breadth first, keeping each file's predecessor, for the shortest way back.
+        let mut from: std::collections::BTreeMap<&String, &String> = Default::default();
+        let mut queue: std::collections::VecDeque<&String> = graph[start].iter().collect();
+        for n in &graph[start] {
+            from.insert(n, start);
+        }
+        while let Some(n) = queue.pop_front() {
+            if n == start {
+                let mut path = vec![start.clone()];
+                let mut at = from[start];
+                while at != start {
+                    path.push(at.clone());
+                    at = from[at];
+                }
+                path.reverse();
+                found.push(path);
+                break;
+            }
+            for m in graph.get(n).into_iter().flatten() {
+                if !from.contains_key(m) {
+                    from.insert(m, n);
+                    queue.push_back(m);
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_file_of_src_is_on_an_import_circle() {
+    let graph = file_imports();
+    let edges: usize = graph.values().map(|s| s.len()).sum();
+    assert!(
+        graph.len() > 100 && edges > 300,
+        "{} files, {edges} imports",
+        graph.len()
+    );
+    // The reader sees what it must: a child naming its sibling, a folder's re-export followed.
+    let node = &graph["src/search/exhaustive/walk.rs"];
+    assert!(node.contains("src/search/exhaustive/node.rs"), "{node:?}");
+    let game = &graph["src/search/exhaustive/fixed.rs"];
+    assert!(game.contains("src/engine/game.rs"), "{game:?}");
+    let found = circles(&graph);
+    assert!(
+        found.is_empty(),
+        "import circles (each file, then the files back to it):\n{}",
+        found
+            .iter()
+            .map(|c| c.join(" -> "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn the_circle_finder_finds_circles() {
+    let g = |edges: &[(&str, &str)]| {
+        let mut m: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+            Default::default();
+        for (a, b) in edges {
+            m.entry(a.to_string()).or_default().insert(b.to_string());
+            m.entry(b.to_string()).or_default();
+        }
+        m
+    };
+    assert!(circles(&g(&[("a", "b"), ("b", "c")])).is_empty());
+    assert_eq!(circles(&g(&[("a", "b"), ("b", "c"), ("c", "a")])).len(), 3);
+    assert_eq!(
+        use_paths("super::{a::{b, c}, d as e, self}"),
+        ["super::a::b", "super::a::c", "super::d", "super"]
+    );
+}
+
+/// The discovery's files and functions stay short enough to read whole (no file over 800
+/// lines, no function over 150), and its files import one another in layers: no loop of
+/// `super::` / `crate::discover::` imports between them (each `mod.rs` only declares and
+/// re-exports, so it is no layer).
+#[test]
+fn the_discovery_is_in_short_files_and_functions_without_import_loops() {
+    use std::collections::{BTreeMap, BTreeSet};
+    let dir = root().join("src/discover");
+    let files: Vec<PathBuf> = source_files()
+        .into_iter()
+        .filter(|p| p.starts_with(&dir))
+        .collect();
+    assert!(files.len() >= 10, "{files:?}");
+    // Each file's module name: `heads`, `stages/heads`; a folder's mod.rs is the folder.
+    let name = |p: &Path| {
+        let rel = p.strip_prefix(&dir).unwrap().with_extension("");
+        let s = rel.to_string_lossy().replace('\\', "/");
+        s.trim_end_matches("/mod").to_string()
+    };
+    let names: BTreeSet<String> = files.iter().map(|p| name(p)).collect();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut long = Vec::new();
+    for p in &files {
+        let text = std::fs::read_to_string(p).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        if lines.len() > 800 {
+            long.push(format!("{}: {} lines", name(p), lines.len()));
+        }
+        for (i, line) in lines.iter().enumerate() {
+            let t = line.trim_start();
+            let ind = &line[..line.len() - t.len()];
+            let sig = t
+                .trim_start_matches("pub ")
+                .trim_start_matches("pub(crate) ")
+                .trim_start_matches("pub(super) ")
+                .trim_start_matches("const ");
+            if !sig.starts_with("fn ") {
+                continue;
+            }
+            let opens = lines[i..]
+                .iter()
+                .position(|l| l.ends_with('{') || l.ends_with(';'));
+            let Some(o) = opens.filter(|&o| lines[i + o].ends_with('{')) else {
+                continue;
+            };
+            let close = format!("{ind}}}");
+            let end = lines[i + o..].iter().position(|l| *l == close).unwrap() + i + o;
+            if end - i + 1 > 150 {
+                long.push(format!("{}:{}: {} lines", name(p), i + 1, end - i + 1));
+            }
+        }
+        // The modules this file imports (comments and doc links aside), resolved from its own
+        // folder.
+        let code: String = lines
+            .iter()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let me = name(p);
+        let parent = match (p.file_name().unwrap() == "mod.rs", me.rsplit_once('/')) {
+            (false, Some((folder, _))) => format!("{folder}/"),
+            _ => String::new(),
+        };
+        let mut uses = BTreeSet::new();
+        for (prefix, base) in [("super::", parent.as_str()), ("crate::discover::", "")] {
+            for (k, _) in code.match_indices(prefix) {
+                let rest = &code[k + prefix.len()..];
+                let group = match rest.strip_prefix('{') {
+                    Some(g) => g[..g.find('}').unwrap_or(g.len())].to_string(),
+                    None => rest.to_string(),
+                };
+                let firsts: Vec<&str> = if rest.starts_with('{') {
+                    group.split(',').collect()
+                } else {
+                    vec![&group[..]]
+                };
+                for f in firsts {
+                    let m: String = f
+                        .trim()
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
+                    let full = format!("{base}{m}");
+                    if names.contains(&full) && full != me {
+                        uses.insert(full);
+                    }
+                }
+            }
+        }
+        if p.file_name().unwrap() != "mod.rs" {
+            graph.insert(me, uses);
+        }
+    }
+    assert!(long.is_empty(), "too long: {long:?}");
+    // A folder (its mod.rs) stands for every file in it.
+    let expand = |m: &String| -> Vec<String> {
+        let inside: Vec<String> = graph
+            .keys()
+            .filter(|k| k.starts_with(&format!("{m}/")))
+            .cloned()
+            .collect();
+        if inside.is_empty() {
+            vec![m.clone()]
+        } else {
+            inside
+        }
+    };
+    for start in graph.keys() {
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<String> = graph[start].iter().flat_map(expand).collect();
+        while let Some(m) = stack.pop() {
+            assert!(
+                m != *start,
+                "src/discover/{start} imports itself through a loop"
+            );
+            if seen.insert(m.clone()) {
+                stack.extend(graph.get(&m).into_iter().flatten().flat_map(expand));
+            }
+        }
+    }
+    assert!(graph["stages/fill"].contains("stages/balance"), "{graph:?}");
+    assert!(graph["run"].contains("stages"), "{graph:?}");
 }

@@ -7,15 +7,15 @@ use ansatz::engine::{Outcome, reference};
 use ansatz::notation::Notation;
 use ansatz::position::Position;
 use ansatz::search::checkpoint;
+use ansatz::search::exhaustive::run::{self, ExhaustiveConfig};
 use ansatz::search::exhaustive::{
-    self, Extra, Plan, deal_count, naive, naive_split, prefix_sharing,
+    self, Extra, Options, Plan, deal_count, naive, naive_split, prefix_sharing,
 };
-use ansatz::search::exhaustive_run::{self, ExhaustiveConfig};
 use ansatz::search::random::{self, RandomConfig};
 use ansatz::search::stats::GameStats;
 use proptest::prelude::*;
 
-use super::common::{ansatz, json_with_isa, stdout};
+use super::common::{ansatz, isas_here, json_ran_in, json_with_isa, stdout};
 
 fn deck(s: &str) -> DeckSpec {
     s.parse().unwrap()
@@ -69,7 +69,7 @@ proptest! {
         lanes: bool,
     ) {
         let all = deal_count(&d).unwrap();
-        let plan = Plan::with_split(&d, 64, lanes, Extra::Second);
+        let plan = Plan::new(&d, Options::new(64).lanes(lanes).extra(Extra::Second));
         let mut fast = plan.head.clone();
         for i in 0..plan.tasks() {
             fast.merge(plan.run_task(i));
@@ -126,7 +126,7 @@ fn exhaustive_three_players_every_deal_ends_or_cycles() {
     };
     let (deals, work) = cfg.plan().unwrap();
     assert_eq!(deals, 5040 / 6);
-    let s = exhaustive_run::run::<()>(&cfg, &work, None, &|_| true, true, &|_| {}, &mut |_, _| {
+    let s = run::run::<()>(&cfg, &work, None, &|_| true, true, &|_| {}, &mut |_, _| {
         Ok(())
     })
     .unwrap();
@@ -420,36 +420,124 @@ fn cli_random_plots_svg_and_png() {
 /// is the same whichever runs.
 #[test]
 fn exhaustive_answer_does_not_depend_on_the_isa() {
+    let test = "exhaustive_answer_does_not_depend_on_the_isa";
+    let dir = tmp_out("isa");
     let run = |isa: &str| {
-        let dir = tmp_out(&format!("isa-{isa}"));
-        let out = super::common::ansatz_command()
-            .args([
+        let args = [
+            "search",
+            "exhaustive",
+            "--deck",
+            "8-2J2Q2K2A",
+            "--json",
+            "--quiet",
+        ];
+        let v = json_ran_in(isa, &[&args[..], &["--out", &dir]].concat(), &["seconds"]);
+        let _ = std::fs::remove_dir_all(&dir);
+        v
+    };
+    let isas = isas_here(test);
+    let best = run(isas[0]);
+    assert!(best["deals"].as_u64().unwrap() > 1_000_000);
+    for isa in &isas[1..] {
+        assert_eq!(run(isa), best, "ANSATZ_ISA={isa}");
+    }
+}
+
+/// The engine module's table (`src/engine/mod.rs`) of which loop plays what on which instruction
+/// set: the cell of each row tested names, in backquotes, the loop that the JSON reports as
+/// `lanes` under that `ANSATZ_ISA` (or says "one by one" where `lanes` is null).
+#[test]
+fn the_engine_table_is_what_runs() {
+    let test = "the_engine_table_is_what_runs";
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/engine/mod.rs")).unwrap();
+    let rows: Vec<Vec<String>> = doc
+        .lines()
+        .filter_map(|l| l.strip_prefix("//! |"))
+        .map(|l| {
+            l.trim_end_matches('|')
+                .split(" | ")
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect();
+    let column = |isa: &str| {
+        let head = match isa {
+            "avx512" => "AVX-512",
+            "avx2" => "AVX2",
+            _ => "portable",
+        };
+        rows[0]
+            .iter()
+            .position(|c| c.starts_with(head))
+            .expect("a column per instruction set")
+    };
+    let cell = |row: &str, isa: &str| -> String {
+        let r = rows
+            .iter()
+            .find(|r| r[0].starts_with(row))
+            .unwrap_or_else(|| panic!("no row {row:?}"));
+        r[column(isa)].clone()
+    };
+    let dir = tmp_out("table");
+    let cases: [(&str, Vec<&str>); 4] = [
+        (
+            "random deals of two players and up to 60",
+            vec!["bench", "--games", "20000", "--threads", "1"],
+        ),
+        (
+            "random deals of two players and up to 60",
+            vec![
+                "search",
+                "random",
+                "--deck",
+                "24-4J4Q4K4A",
+                "--games",
+                "20000",
+                "--out",
+                &dir,
+            ],
+        ),
+        (
+            "exhaustive search, decks of up to 34",
+            vec![
                 "search",
                 "exhaustive",
                 "--deck",
                 "8-2J2Q2K2A",
-                "--json",
-                "--quiet",
-            ])
-            .args(["--out", &dir])
-            .env("ANSATZ_ISA", isa)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let mut v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
-        v.as_object_mut().unwrap().remove("seconds");
-        let _ = std::fs::remove_dir_all(&dir);
-        v
-    };
-    let best = run("avx512");
-    assert!(best["deals"].as_u64().unwrap() > 1_000_000);
-    assert_eq!(run("avx2"), best);
-    assert_eq!(run("portable"), best);
-    assert_eq!(run("avx2"), best);
+                "--out",
+                &dir,
+            ],
+        ),
+        (
+            "exhaustive search, 35 to 52",
+            vec![
+                "search",
+                "exhaustive",
+                "--deck",
+                "36-2J2Q2K2A",
+                "--shard",
+                "0/1048576",
+                "--out",
+                &dir,
+            ],
+        ),
+    ];
+    for isa in isas_here(test) {
+        for (row, args) in &cases {
+            let v = json_with_isa(isa, &[&args[..], &["--json", "--quiet"]].concat(), &[]);
+            let _ = std::fs::remove_dir_all(&dir);
+            assert_eq!(v["isa"], isa, "{args:?}");
+            let want = cell(row, isa);
+            match v["lanes"].as_str() {
+                Some(lanes) => assert!(
+                    want.contains(&format!("`{lanes}`")),
+                    "{args:?} under ANSATZ_ISA={isa} ran in `{lanes}`; the table says {want:?}"
+                ),
+                None => assert_eq!(want, "one by one", "{args:?} under ANSATZ_ISA={isa}"),
+            }
+        }
+    }
 }
 
 fn tmp_out(tag: &str) -> String {
@@ -526,18 +614,18 @@ fn bad_input_exits_2() {
 /// plays the same games as the bitboard engine.
 #[test]
 fn random_answer_does_not_depend_on_the_isa() {
+    let test = "random_answer_does_not_depend_on_the_isa";
+    let rates = [
+        "seconds",
+        "games_per_second",
+        "games_per_second_per_thread",
+        "cards_per_second",
+    ];
     let run = |isa: &str, args: &[&str]| {
-        let rates = [
-            "seconds",
-            "games_per_second",
-            "games_per_second_per_thread",
-            "cards_per_second",
-            "engine",
-            "isa",
-        ];
-        json_with_isa(isa, &[args, &["--json", "--quiet"]].concat(), &rates)
+        json_ran_in(isa, &[args, &["--json", "--quiet"]].concat(), &rates)
     };
     let dir = tmp_out("random-isa");
+    let isas = isas_here(test);
     for args in [
         vec![
             "search", "random", "--games", "300000", "--seed", "3", "--out", &dir,
@@ -553,19 +641,20 @@ fn random_answer_does_not_depend_on_the_isa() {
             &dir,
         ],
     ] {
-        let best = run("avx512", &args);
+        let best = run(isas[0], &args);
         assert!(best["games"].as_u64().unwrap() > 100_000);
-        assert_eq!(run("avx2", &args), best, "{args:?}");
-        assert_eq!(run("portable", &args), best, "{args:?}");
+        for isa in &isas[1..] {
+            assert_eq!(run(isa, &args), best, "{args:?} under ANSATZ_ISA={isa}");
+        }
     }
-    if ansatz::engine::lanes64::available() {
+    // The lanes and the scalar engine (two engines), under every instruction set with lanes.
+    for isa in isas.iter().filter(|isa| **isa != "portable") {
         let bench = |engine| {
-            run(
-                "avx512",
-                &["bench", "--games", "100000", "--engine", engine],
-            )
+            let mut v = run(isa, &["bench", "--games", "100000", "--engine", engine]);
+            v.as_object_mut().unwrap().remove("engine");
+            v
         };
-        assert_eq!(bench("lanes"), bench("bits"));
+        assert_eq!(bench("lanes"), bench("bits"), "ANSATZ_ISA={isa}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -573,7 +662,7 @@ fn random_answer_does_not_depend_on_the_isa() {
 /// Prefix sharing of `d` (lanes or not, the extra card where `extra` says), cut into tasks of at
 /// most `max_deals` deals.
 fn planned(d: &DeckSpec, max_deals: u64, lanes: bool, extra: Extra) -> exhaustive::ExhaustiveStats {
-    let plan = Plan::with_split(d, max_deals, lanes, extra);
+    let plan = Plan::new(d, Options::new(max_deals).lanes(lanes).extra(extra));
     let mut fast = plan.head.clone();
     for i in 0..plan.tasks() {
         fast.merge(plan.run_task(i));
@@ -602,13 +691,13 @@ fn prefix_sharing_past_32_cards_equals_every_deal() {
         // lanes (AVX-512 or AVX2) those of 33 and 34 cards in `u32` planes (`narrow_walk`), so
         // the loop below runs both forms on them.
         assert!(
-            Plan::with_lanes(&d, 1, false).wide(),
+            Plan::new(&d, Options::new(1).lanes(false)).wide(),
             "{name} plays wide without lanes"
         );
-        let vector = ansatz::engine::isa::Isa::get() != ansatz::engine::isa::Isa::Portable;
+        let vector = ansatz::engine::Isa::get() != ansatz::engine::Isa::Portable;
         let narrow = vector && d.total() <= 34;
         assert_eq!(
-            Plan::new(&d, 1).wide(),
+            Plan::new(&d, Options::new(1)).wide(),
             !narrow,
             "{name}: the form with lanes"
         );
@@ -636,8 +725,8 @@ fn narrow_walk_of_33_and_34_cards_equals_the_wide_walk() {
         ("25-2J2Q2K2A", Extra::Second),
     ] {
         let d = deck(name);
-        let narrow = Plan::with_split(&d, 400_000, true, extra);
-        let wide = Plan::with_split(&d, 400_000, false, extra);
+        let narrow = Plan::new(&d, Options::new(400_000).lanes(true).extra(extra));
+        let wide = Plan::new(&d, Options::new(400_000).lanes(false).extra(extra));
         assert!(wide.wide());
         assert_eq!(narrow.tasks(), wide.tasks(), "{name}: the same tasks");
         assert_eq!(narrow.head, wide.head, "{name}");

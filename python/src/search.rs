@@ -14,9 +14,9 @@ use ansatz::run::assemble_setup::AssembleOptions;
 use ansatz::run::discover::DiscoverJob;
 use ansatz::run::exhaustive::ExhaustiveJob;
 use ansatz::run::shard::Shard;
-use ansatz::run::{Done, Job, Mode};
+use ansatz::run::{Done, Job, Mode, ran_in};
 use ansatz::search::exhaustive::Extra;
-use ansatz::search::exhaustive_run::ExhaustiveConfig;
+use ansatz::search::exhaustive::run::ExhaustiveConfig;
 use pyo3::prelude::*;
 use serde_json::{Value, json};
 
@@ -165,7 +165,12 @@ pub fn exhaustive<'py>(
             threads,
             progress: &progress,
         };
-        facts(&job, &mode, |a| a.json)
+        // The instruction set and lane loop that ran, as the CLI's answer reports them.
+        facts(&job, &mode, |a| {
+            let mut v = a.json;
+            ran_in(&mut v, job.lanes());
+            v
+        })
     })?;
     to_python(py, &text)
 }

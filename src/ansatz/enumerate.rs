@@ -13,12 +13,10 @@
 
 use crate::card::{Card, KINDS, NUMBER};
 use crate::engine::cycle;
-use crate::engine::fast::Small;
-use crate::engine::lanes64::Deal64;
 
 use super::lazy::{Game, Ring, Stop};
 use super::template::Template;
-use crate::engine::batch64::Batch;
+use crate::engine::lanes::Batch;
 
 /// What to enumerate: every sequence of `min_len..=max_len` cards over number cards and `kinds`,
 /// with at most `max_faces` face cards and at most `max_per_kind` of each face kind.
@@ -233,7 +231,7 @@ impl Enumerator {
     /// Fully chosen candidates are played eight at a time in the 64-card lanes when the
     /// processor has AVX-512, else one by one.
     pub fn run_range(&self, i: usize) -> Vec<Vec<Card>> {
-        self.run_range_with(i, crate::engine::lanes64::available())
+        self.run_range_with(i, crate::engine::lanes::available())
     }
 
     /// [`Self::run_range`] with the lanes or not (`lanes` is ignored without AVX-512): the same
@@ -344,9 +342,8 @@ impl Enumerator {
 }
 
 /// A candidate the lanes left going: a piece when its game never ends.
-fn pieces_of_long(g: &Deal64, test: &[Card], found: &mut Vec<Vec<Card>>) {
-    let state = Small::from_hands(&g.hand(0), &g.hand(1), g.next as u8);
-    if !cycle::terminates(&state) {
+fn pieces_of_long(g: &crate::engine::Game<u64>, test: &[Card], found: &mut Vec<Vec<Card>>) {
+    if !cycle::terminates(g) {
         found.push(test.to_vec());
     }
 }
@@ -452,7 +449,9 @@ fn naive_walk(
     path: &mut Vec<Card>,
     found: &mut Vec<Vec<Card>>,
 ) {
-    if path.len() >= bounds.0 && !cycle::terminates(&Small::from_position(&t.fill(path))) {
+    if path.len() >= bounds.0
+        && !cycle::terminates(&crate::engine::Game::<u64>::from_position(&t.fill(path)))
+    {
         found.push(path.clone());
     }
     if path.len() >= bounds.1 {

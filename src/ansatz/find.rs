@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use crate::card::{Card, NUMBER, symbol};
 use crate::engine::cycle;
-use crate::engine::fast::Small;
+use crate::engine::game::Game;
 use crate::library::checkpoint::RangeDone;
 use crate::library::{Enumeration, Header, Library, PieceRecord, TemplateInfo};
 
@@ -117,7 +117,7 @@ impl Search {
                     for seq in face_assignments(&hit, &self.config.params) {
                         candidates += 1;
                         let pos = self.config.template.fill(&seq);
-                        if !cycle::terminates(&Small::from_position(&pos)) {
+                        if !cycle::terminates(&Game::<u64>::from_position(&pos)) {
                             out.push(seq);
                         }
                     }

@@ -9,8 +9,6 @@
 
 use crate::card::{Card, KINDS, NUMBER};
 use crate::engine::cycle;
-use crate::engine::fast::Small;
-use crate::engine::lanes64::Deal64;
 
 /// A ring of at most 64 cards, top first; `head` wraps freely (64 divides 256).
 #[derive(Clone, Copy)]
@@ -94,7 +92,7 @@ pub(super) enum Stop {
 
 impl Game {
     /// Plays card by card until a TEST decision is needed, the game ends, or (TEST closed) a trick
-    /// boundary. The same rules as `engine::fast::State::trick`, one card per iteration so that the
+    /// boundary. The same rules as `engine::trick`, one card per iteration so that the
     /// game can stop anywhere.
     #[inline]
     pub(super) fn run(&mut self, th: usize) -> Stop {
@@ -160,7 +158,7 @@ impl Game {
                 let mut b = [0; 64];
                 let na = self.hands[0].write_to(&mut a);
                 let nb = self.hands[1].write_to(&mut b);
-                let state = Small::from_hands(&a[..na], &b[..nb], self.p);
+                let state = crate::engine::Game::<u64>::from_hands(&a[..na], &b[..nb], self.p);
                 !cycle::terminates(&state)
             }
         }
@@ -169,15 +167,15 @@ impl Game {
     /// Ends TEST and plays on to the next trick boundary: the position there in the lanes' form,
     /// or `None` when the game ends first.
     #[inline]
-    pub(super) fn close_to_deal(mut self, th: usize) -> Option<Deal64> {
+    pub(super) fn close_to_deal(mut self, th: usize) -> Option<crate::engine::Game<u64>> {
         self.open = false;
         match self.run(th) {
             Stop::End => None,
             Stop::NeedTest => unreachable!("TEST is closed"),
             Stop::Boundary => {
-                let mut d = Deal64 {
+                let mut d = crate::engine::Game::<u64> {
                     next: u32::from(self.p),
-                    ..Deal64::default()
+                    ..crate::engine::Game::default()
                 };
                 for (p, r) in self.hands.iter().enumerate() {
                     d.set_hand_ring(p, &r.buf, r.head, r.len);

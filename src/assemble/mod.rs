@@ -8,8 +8,11 @@
 
 pub mod candidates;
 pub mod catalogue;
+mod error;
 pub mod records;
 pub mod rest;
+
+pub use error::PlanError;
 
 use std::collections::BTreeMap;
 
@@ -18,10 +21,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::Card;
 use crate::engine::Outcome;
-use crate::engine::batch64::Batch;
-use crate::engine::bits::BitState;
 use crate::engine::cycle::play_state;
-use crate::engine::lanes64::Deal64;
+use crate::engine::game::Game;
+use crate::engine::lanes::Batch;
 use candidates::{Frame, Pattern, build_hand1, first_assignment, next_permutation};
 
 /// A cycle met while testing decks: the first deck (in enumeration order) that reaches it.
@@ -95,20 +97,6 @@ pub struct Plan {
     pub unit_decks: Vec<u64>,
     /// The decks around one required piece, when the rest of the deck is enumerated.
     pub rest: Option<rest::Rest>,
-}
-
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum PlanError {
-    #[error("the frame (separators, tail, other hand) does not fit deck {0}")]
-    FrameDoesNotFit(String),
-    #[error("assembly needs a deck of at most 52 cards, not {0}")]
-    DeckTooLarge(usize),
-    #[error("the required piece {0} does not fit the deck's cards")]
-    RequiredDoesNotFit(String),
-    #[error("a required piece works with --faces assign only")]
-    RequiredWithMembers,
-    #[error("the rest of the deck around a required piece needs at least 2 pieces a deck")]
-    RestNeedsTwoPieces,
 }
 
 /// Mixed-radix index of a count vector `c <= budget` (one digit per kind).
@@ -523,9 +511,9 @@ impl Tester<'_> {
         let Some(batch) = &mut self.batch else {
             return self.play(hand1);
         };
-        let mut deal = Deal64 {
+        let mut deal = Game::<u64> {
             next: u32::from(self.frame.to_move),
-            ..Deal64::default()
+            ..Game::default()
         };
         deal.set_hand_slice(0, hand1);
         deal.set_hand_slice(1, &self.frame.other);
@@ -544,7 +532,7 @@ impl Tester<'_> {
 
     /// Plays a deck with the cycle engine; records it (and its cycle) when it never ends.
     fn play(&mut self, hand1: &[Card]) {
-        let state = BitState::from_hands(hand1, &self.frame.other, self.frame.to_move);
+        let state = Game::<u64>::from_hands(hand1, &self.frame.other, self.frame.to_move);
         if let Outcome::Cycle(c) = play_state(&state) {
             self.done.non_terminating += 1;
             let key = c.cycle_id.pack().expect("decks of at most 52 cards");

@@ -18,9 +18,23 @@ use dashmap::DashMap;
 use rayon::prelude::*;
 
 use super::compact::Compact;
-use super::level_checkpoint::LevelState;
 use super::predecessors::for_each_predecessor;
 use crate::position::PACK_MAX_CARDS;
+
+/// A closure search between two levels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LevelState {
+    /// Positions found so far, the frontier included.
+    pub size: u64,
+    /// The depth of the frontier (tricks before the cycle).
+    pub max_depth: u32,
+    /// The reach so far ([`Closure::reach`]).
+    pub reach: u8,
+    /// Balanced positions found so far, in BFS order.
+    pub balanced: Vec<Node>,
+    /// The level to expand next, in BFS order (never empty: a search with nothing left is over).
+    pub frontier: Vec<Node>,
+}
 
 /// A position of the closure with the length of its game to the target (the cycle, or the end of
 /// the game for `extend`): `tricks` and `cards` from this position until the target is reached.

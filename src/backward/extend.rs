@@ -12,11 +12,9 @@ use thiserror::Error;
 
 use super::closure::{self, Config, Node, Seed};
 use super::compact::{COMPACT_MAX_CARDS, Compact};
-use crate::engine::batch64::Batch;
-use crate::engine::fast::{SMALL_CAP, Small, Step};
-use crate::engine::lanes::Finish;
-use crate::engine::lanes64::Deal64;
-use crate::engine::{CycleInfo, Outcome};
+use crate::engine::lanes::Batch;
+use crate::engine::trick::Step;
+use crate::engine::{CycleInfo, Finish, Outcome};
 use crate::position::Position;
 
 /// The longest known game: 1164 tricks and 8344 cards (Nessler, 2022; ansatz.md).
@@ -173,8 +171,7 @@ pub fn extend(
 /// The positions of the game from `pos` (which ends after `tricks` tricks and `cards` cards, at
 /// most 64 cards), each with what remains of the game from it and its predecessor on the path.
 pub fn path_seeds(pos: &Position, tricks: u64, cards: u64) -> Vec<Seed> {
-    let mut state = Small::from_position(pos);
-    let mut pile = [0; SMALL_CAP];
+    let mut state = crate::engine::Game::<u64>::from_position(pos);
     let mut seeds: Vec<Seed> = Vec::new();
     let mut played = 0u64;
     loop {
@@ -187,9 +184,9 @@ pub fn path_seeds(pos: &Position, tricks: u64, cards: u64) -> Vec<Seed> {
             },
             skip: seeds.last().map(|s| s.node.pos),
         });
-        match state.trick(&mut pile) {
-            Step::Next { cards: c } => played += c as u64,
-            Step::End { .. } => return seeds,
+        match state.trick() {
+            Step::Next { cards: c } => played += u64::from(c),
+            _ => return seeds,
         }
     }
 }
@@ -211,7 +208,7 @@ fn verify_all(nodes: &[Node], winner: u8) -> Result<(), ExtendError> {
             0..chunk.len() as u64,
             |i| {
                 let n = &chunk[i as usize];
-                Deal64::from_hands(n.pos.hand(0), n.pos.hand(1), n.pos.to_move)
+                crate::engine::Game::<u64>::from_hands(n.pos.hand(0), n.pos.hand(1), n.pos.to_move)
             },
             |i, f| {
                 let i = i as usize;
@@ -262,7 +259,7 @@ fn unverified(n: &Node, winner: u8, got: String) -> ExtendError {
 
 /// Plays `n` forward with the cycle engine and checks the length the tree gave it.
 fn verified(n: &Node, winner: u8) -> Result<(), ExtendError> {
-    let got = crate::engine::cycle::play_state(&Small::from_hands(
+    let got = crate::engine::cycle::play_state(&crate::engine::Game::<u64>::from_hands(
         n.pos.hand(0),
         n.pos.hand(1),
         n.pos.to_move,

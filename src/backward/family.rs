@@ -8,7 +8,8 @@ use thiserror::Error;
 use super::closure::{self, Closure, Config, Node, Seed};
 use super::compact::{COMPACT_MAX_CARDS, Compact};
 use super::level_checkpoint::LevelState;
-use crate::engine::fast::{Small, Step};
+use crate::engine::game::Game;
+use crate::engine::trick::Step;
 use crate::engine::{CycleInfo, Outcome};
 use crate::position::{PACK_MAX_CARDS, Position};
 
@@ -94,12 +95,11 @@ pub fn play_to_cycle(pos: &Position) -> Result<CycleInfo, FamilyError> {
 
 /// The positions of a cycle in play order, starting from its id.
 pub fn cycle_positions(info: &CycleInfo) -> Vec<Compact> {
-    let mut state = Small::from_position(&info.cycle_id);
-    let mut pile = [0; crate::engine::fast::SMALL_CAP];
+    let mut state = Game::<u64>::from_position(&info.cycle_id);
     let mut out = Vec::with_capacity(info.period as usize);
     for _ in 0..info.period {
         out.push(Compact::from_position(&state.to_position()).expect("checked size"));
-        let step = state.trick(&mut pile);
+        let step = state.trick();
         debug_assert!(matches!(step, Step::Next { .. }), "a cycle does not end");
     }
     out

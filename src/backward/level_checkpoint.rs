@@ -12,9 +12,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+pub use super::closure::LevelState;
 use super::closure::{Closure, Node};
 use super::compact::Compact;
-use crate::library::{fnv1a, write_atomic};
+use crate::library::{bounded, fnv1a, write_atomic};
 use crate::position::{PACK_MAX_CARDS, Position};
 
 const MAGIC: &[u8; 8] = b"ANSZLEVL";
@@ -22,21 +23,6 @@ const MAGIC: &[u8; 8] = b"ANSZLEVL";
 /// Version 3 added the seconds the job had spent; a version-2 checkpoint still loads, its time
 /// unknown (0).
 const VERSION: u32 = 3;
-
-/// A closure search between two levels.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LevelState {
-    /// Positions found so far, the frontier included.
-    pub size: u64,
-    /// The depth of the frontier (tricks before the cycle).
-    pub max_depth: u32,
-    /// The reach so far ([`Closure::reach`]).
-    pub reach: u8,
-    /// Balanced positions found so far, in BFS order.
-    pub balanced: Vec<Node>,
-    /// The level to expand next, in BFS order (never empty: a search with nothing left is over).
-    pub frontier: Vec<Node>,
-}
 
 impl LevelState {
     /// The state of a search after a level: `out`'s totals and `frontier`.
@@ -146,9 +132,9 @@ pub fn save(
     let payload = bincode::serde::encode_to_vec(&saved, bincode::config::standard())
         .expect("a level state encodes");
     let bytes = file_bytes(VERSION, fingerprint, &payload);
-    write_atomic(path, &bytes).map_err(|source| LevelCheckpointError::Io {
-        path: path.to_path_buf(),
-        source,
+    write_atomic(path, &bytes).map_err(|e| LevelCheckpointError::Io {
+        path: e.path,
+        source: e.source,
     })
 }
 
@@ -212,14 +198,12 @@ pub fn load(path: &Path, fingerprint: &str) -> Result<(LevelState, f64), LevelCh
         return Err(bad());
     }
     let decoded = if version == VERSION {
-        bincode::serde::decode_from_slice(payload, bincode::config::standard()).map(|(s, _)| s)
+        bounded::decode(payload).map(|(s, _)| s)
     } else {
-        bincode::serde::decode_from_slice(payload, bincode::config::standard()).map(
-            |(state, _): (SavedV2, _)| Saved {
-                state,
-                seconds: 0.0,
-            },
-        )
+        bounded::decode(payload).map(|(state, _): (SavedV2, _)| Saved {
+            state,
+            seconds: 0.0,
+        })
     };
     let Saved {
         state: saved,
@@ -298,6 +282,17 @@ mod tests {
         let payload = bincode::serde::encode_to_vec(&v2, bincode::config::standard()).unwrap();
         std::fs::write(&path, file_bytes(2, "job a", &payload)).unwrap();
         assert_eq!(load(&path, "job a").unwrap(), (state.clone(), 0.0));
+        // A payload whose checksum is right and whose list of balanced nodes claims 2^40 of
+        // them is refused, not reserved.
+        let mut huge = bincode::serde::encode_to_vec(
+            (v2.cards, v2.size, v2.max_depth, v2.reach),
+            bincode::config::standard(),
+        )
+        .unwrap();
+        huge.push(0xfd);
+        huge.extend_from_slice(&(1u64 << 40).to_le_bytes());
+        std::fs::write(&path, file_bytes(2, "job a", &huge)).unwrap();
+        assert!(load(&path, "job a").is_err());
         // Other versions are refused by name, older (no reach) and newer alike.
         for (version, older) in [(1, true), (VERSION + 1, false)] {
             let mut other = bytes.clone();

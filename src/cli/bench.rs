@@ -17,7 +17,7 @@ Examples:
   ansatz bench
   ansatz bench --games 10000000 --threads 1 --json
   ansatz bench --games 10000000 --threads 2 --json
-  ansatz bench --engine bits --threads 1      # the bitboard engine, for the ratio
+  ansatz bench --engine bits --threads 1      # the scalar engine, one game at a time, for the ratio
 
 The same seed gives the same deals (and totals) for any thread count and any engine; the JSON
 names the engine that ran (auto picks the lanes where the processor has AVX-512 or AVX2;
@@ -36,10 +36,9 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Engine: auto (the fastest exact engine for this processor: the lanes with AVX-512 or
-    /// AVX2, else the bitboard engine), bits (the bitboard engine), ring (per-card ring buffer),
-    /// large (the general heap path for any deck size), reference (the oracle) or lanes (many
-    /// games at a time in vector registers: sixteen standard deals with AVX-512, eight with
-    /// AVX2). Compare rates for the ratios.
+    /// AVX2, else the scalar engine), bits (the scalar engine: one game at a time in bit planes),
+    /// reference (the oracle) or lanes (many games at a time in vector registers: sixteen
+    /// standard deals with AVX-512, eight with AVX2). Compare rates for the ratios.
     #[arg(long, default_value = "auto", value_parser = parse_engine)]
     engine: bench::Engine,
     /// No progress bar.
@@ -48,18 +47,16 @@ pub struct Args {
 }
 
 fn parse_engine(s: &str) -> Result<bench::Engine, String> {
-    let lanes = crate::engine::lanes64::available();
+    let lanes = crate::engine::lanes::available();
     match s {
         "auto" if lanes => Ok(bench::Engine::Lanes),
         "auto" => Ok(bench::Engine::Bits),
         "bits" => Ok(bench::Engine::Bits),
-        "ring" => Ok(bench::Engine::Ring),
-        "large" => Ok(bench::Engine::Large),
         "reference" => Ok(bench::Engine::Reference),
         "lanes" if lanes => Ok(bench::Engine::Lanes),
         "lanes" => Err("the lanes need a processor with AVX-512 or AVX2".into()),
         _ => Err(format!(
-            "unknown engine {s:?} (auto, bits, ring, large, reference or lanes)"
+            "unknown engine {s:?} (auto, bits, reference or lanes)"
         )),
     }
 }
@@ -92,10 +89,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "threads": report.threads,
         "seed": args.seed,
         "engine": format!("{:?}", args.engine).to_lowercase(),
-        // The instruction set the lanes ran on (the dispatch's choice, or ANSATZ_ISA's).
-        "isa": (args.engine == bench::Engine::Lanes)
-            .then(|| format!("{:?}", crate::engine::lanes::Isa::get()).to_lowercase()),
     });
+    // What the lanes ran in, as the batches report it.
+    let mut v = v;
+    crate::run::ran_in(&mut v, report.lanes);
     let mut out = Out::new();
     if args.json {
         out.json(&v)?;
@@ -107,6 +104,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         )?;
         if let Some(isa) = v["isa"].as_str() {
             writeln!(out, "isa               {isa}")?;
+        }
+        if let Some(lanes) = v["lanes"].as_str() {
+            writeln!(out, "lanes             {lanes}")?;
         }
         writeln!(out, "games             {}", t.games)?;
         writeln!(out, "cycles            {}", t.cycles)?;

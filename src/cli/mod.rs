@@ -20,6 +20,7 @@ mod predecessors;
 mod progress;
 mod recall;
 mod reproduce;
+mod run_flags;
 mod search;
 mod search_exhaustive;
 mod search_table;

@@ -7,10 +7,11 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use super::cluster::DistArgs;
 use super::output::{BadInput, Out, run_job};
 use super::play::parse_deck;
 use super::progress;
+use super::run_flags::RunFlags;
+use crate::run::ran_in;
 use crate::run::random::{RandomAnswer, RandomJob};
 use crate::search::plot::{Series, histogram};
 use crate::search::random::{self, RandomConfig};
@@ -85,25 +86,6 @@ pub struct RandomArgs {
     run: RunFlags,
 }
 
-/// The flags both searches share: where results and checkpoints go, resuming, output, splitting.
-#[derive(clap::Args, Debug)]
-pub(super) struct RunFlags {
-    /// Directory of results and checkpoints (checkpoints of a run into results/ go to out/work/).
-    #[arg(long, default_value = crate::provenance::DEFAULT_OUT, value_name = "DIR")]
-    pub(super) out: PathBuf,
-    /// Continue the interrupted run with the same options from its checkpoint.
-    #[arg(long)]
-    pub(super) resume: bool,
-    /// Print one JSON object.
-    #[arg(long)]
-    pub(super) json: bool,
-    /// No progress bar.
-    #[arg(long, short)]
-    pub(super) quiet: bool,
-    #[command(flatten)]
-    pub(super) dist: DistArgs,
-}
-
 pub fn run(args: Args) -> Result<ExitCode> {
     match args.command {
         SearchCommand::Random(a) => run_random(a),
@@ -149,7 +131,7 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
         progress: &progress,
     };
     pb.set_length(job.games(&mode));
-    let answer = match run_job(&job, &mode, &[&pb], a.run.json)? {
+    let mut answer = match run_job(&job, &mode, &[&pb], a.run.json)? {
         Ok(answer) => answer,
         Err(code) => return Ok(code),
     };
@@ -184,6 +166,7 @@ fn run_random(a: RandomArgs) -> Result<ExitCode> {
         let title = format!("Game lengths, deck {deck}, {} players", a.players);
         histogram(path, &title, "cards played", &series)?;
     }
+    ran_in(&mut answer.json, random::lanes_shape(&answer.cfg));
     print_random(&answer, a.run.json)?;
     Ok(ExitCode::SUCCESS)
 }

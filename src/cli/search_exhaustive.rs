@@ -9,10 +9,11 @@ use anyhow::Result;
 use super::output::{BadInput, Out, run_job};
 use super::play::parse_deck;
 use super::progress;
-use super::search::RunFlags;
+use super::run_flags::RunFlags;
 use crate::run::exhaustive::{ExhaustiveAnswer, ExhaustiveJob};
+use crate::run::ran_in;
 use crate::search::exhaustive::Extra;
-use crate::search::exhaustive_run::ExhaustiveConfig;
+use crate::search::exhaustive::run::ExhaustiveConfig;
 
 /// Play every distinct deal of a small deck (hands split as equally as possible, player 1 first).
 #[derive(clap::Args, Debug)]
@@ -80,7 +81,10 @@ pub(super) fn run(a: ExhaustiveArgs) -> Result<ExitCode> {
     };
     pb.set_length(job.deals_here(&mode));
     match run_job(&job, &mode, &[&pb], a.run.json)? {
-        Ok(answer) => print_exhaustive(&answer, a.run.json)?,
+        Ok(mut answer) => {
+            ran_in(&mut answer.json, job.lanes());
+            print_exhaustive(&answer, a.run.json)?
+        }
         Err(code) => return Ok(code),
     }
     Ok(ExitCode::SUCCESS)

@@ -15,7 +15,7 @@ use crate::engine::Outcome;
 use crate::notation::Notation;
 use crate::position::Position;
 
-use super::DiscoverError;
+use super::error::DiscoverError;
 use super::frame::DeckFrame;
 
 /// A balanced cycle as `discover` reports it.

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::DiscoverError;
+use super::error::DiscoverError;
 use crate::library::atomic::write_atomic;
 
 /// The folder of one run's finished steps.
@@ -61,7 +61,7 @@ impl Checkpoint {
     fn make(dir: &Path, fingerprint: &str) -> Result<Checkpoint, DiscoverError> {
         std::fs::create_dir_all(dir).map_err(|e| Self::io(dir, e))?;
         write_atomic(&dir.join(FINGERPRINT), fingerprint.as_bytes())
-            .map_err(|e| Self::io(dir, e))?;
+            .map_err(|e| DiscoverError::Checkpoint(e.to_string()))?;
         Ok(Self::at(dir))
     }
 
@@ -129,7 +129,7 @@ impl Checkpoint {
     /// whole step or none).
     pub fn save_bytes(&self, name: &str, bytes: &[u8]) -> Result<(), DiscoverError> {
         write_atomic(&self.step_path(name), bytes)
-            .map_err(|e| DiscoverError::Checkpoint(format!("{}: {e}", self.dir.display())))
+            .map_err(|e| DiscoverError::Checkpoint(e.to_string()))
     }
 
     /// Removes the checkpoint once the run's results are written.

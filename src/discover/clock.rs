@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::checkpoint::Checkpoint;
-use super::{Discovery, Observer, StageReport};
+use super::report::{Discovery, Observer, StageReport};
 
 /// The prefix of the clock files; no step is named so.
 const PREFIX: &str = "clock-";

@@ -9,7 +9,7 @@ use crate::assemble::candidates::Frame;
 use crate::card::{Card, DeckSpec, KINDS, NUMBER, symbol};
 use crate::notation::{Dash, Notation, parse_hand};
 
-use super::DiscoverError;
+use super::error::DiscoverError;
 
 /// A deck and the frame derived from its face kinds.
 #[derive(Clone, Debug)]
@@ -155,7 +155,7 @@ pub fn derive(
             return match given {
                 None => sweep(deck)
                     .into_iter()
-                    .min_by_key(|d| (super::whole_frame_decks(d), d.display()))
+                    .min_by_key(|d| (whole_frame_decks(d), d.display()))
                     .ok_or_else(|| DiscoverError::NoFrame(deck.to_string())),
                 Some(_) => Err(DiscoverError::NoFrame(deck.to_string())),
             };
@@ -227,6 +227,21 @@ pub fn sweep(deck: DeckSpec) -> Vec<DeckFrame> {
         }
     }
     out
+}
+
+/// Where a frame of the sweep comes in the order it runs, before its size: first the frames
+/// whose player 2 holds the deck's lowest face kind (as in the 2024 frame: the weakest penalty
+/// card keeps the short hand short) and whose separator is another kind (the frames of the
+/// lowest kind as separator differ from the deck's own frame, searched before the sweep, only in
+/// player 2's number cards), then those with one of the two, then the rest. With the quick
+/// scope's budget, smallest first alone reaches no King frame of 2J2Q2K2A + 30 and + 36 (their
+/// frames `Δ1 K Δ2 K---/-J- (1)` and `Δ1 K Δ2 K---/-J-- (1)` come 42nd and 33rd by size); in
+/// this order they come 7th and 4th.
+pub fn sweep_rank(df: &DeckFrame) -> u8 {
+    let lowest = (1..KINDS as Card).find(|&k| df.deck.counts[k as usize] > 0);
+    let holds_lowest = df.frame.other.iter().any(|&c| Some(c) == lowest);
+    let other_separator = Some(df.separator) != lowest;
+    u8::from(!holds_lowest) + u8::from(!other_separator)
 }
 
 /// The deck's 2024 frame, if it has one (no fallback to the sweep).
@@ -305,6 +320,27 @@ impl DeckFrame {
         }
         p
     }
+}
+
+/// Arrangements of the cards a frame leaves (a multinomial), saturating.
+pub fn whole_frame_decks(df: &DeckFrame) -> u64 {
+    let Some(budget) = df.frame.budget(df.k) else {
+        return 0;
+    };
+    let mut counts: Vec<u128> = budget.iter().map(|&c| c as u128).collect();
+    counts[df.separator as usize] += (df.k - 1) as u128;
+    let mut n = 0u128;
+    let mut ways = 1u128;
+    for c in counts {
+        for i in 1..=c {
+            n += 1;
+            ways = match ways.checked_mul(n) {
+                Some(w) => w / i,
+                None => return u64::MAX,
+            };
+        }
+    }
+    u64::try_from(ways).unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]

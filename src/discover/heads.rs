@@ -15,7 +15,7 @@ use crate::ansatz::template::Template;
 use crate::card::{Card, NUMBER, rep_order, symbol};
 use crate::notation::{Dash, Notation, parse_hand};
 
-use super::DiscoverError;
+use super::error::DiscoverError;
 use super::frame::DeckFrame;
 
 /// Ranges each template's candidates are cut into (threads take ranges).

@@ -34,7 +34,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, DeckSpec, KINDS};
 use crate::engine::Outcome;
-use crate::engine::fast::{GameState, Ring64, Step};
+use crate::engine::game::Game;
+use crate::engine::trick::Step;
 use crate::position::Position;
 
 /// How much the insertion route searches.
@@ -94,13 +95,12 @@ impl Grown {
 
 /// The most cards the smaller hand holds at the start of a trick of the cycle through `id`.
 pub fn cycle_reach(id: &Position, period: u64) -> u8 {
-    let mut s = Ring64::from_position(id);
-    let mut pile = vec![0 as Card; s.capacity()];
-    let mut best = s.hands[0].len().min(s.hands[1].len());
+    let mut s = Game::<u64>::from_position(id);
+    let mut best = s.len[0].min(s.len[1]);
     for _ in 0..period {
-        match GameState::trick(&mut s, &mut pile) {
-            Step::Next { .. } => best = best.max(s.hands[0].len().min(s.hands[1].len())),
-            Step::End { .. } => unreachable!("a cycle position plays on"),
+        match s.trick() {
+            Step::Next { .. } => best = best.max(s.len[0].min(s.len[1])),
+            _ => unreachable!("a cycle position plays on"),
         }
     }
     best as u8
@@ -173,12 +173,11 @@ fn spare(deck: &DeckSpec, pos: &Position) -> Vec<Card> {
 
 /// The positions of the cycle through `id` at the start of each trick.
 pub fn cycle_positions(g: &Grown) -> Vec<Position> {
-    let mut s = Ring64::from_position(&g.position());
-    let mut pile = vec![0 as Card; s.capacity()];
+    let mut s = Game::<u64>::from_position(&g.position());
     let mut out = Vec::with_capacity(g.period as usize);
     for _ in 0..g.period {
         out.push(s.to_position());
-        let _ = GameState::trick(&mut s, &mut pile);
+        let _ = s.trick();
     }
     out
 }

@@ -2,7 +2,10 @@
 //! and their one validation into a [`Config`]: both front ends build an [`Options`] and call
 //! [`Options::config`], so they accept and refuse the same runs with the same messages.
 
-use super::{Config, DiscoverError, Route, Scope, frame, heads};
+use super::config::Config;
+use super::error::DiscoverError;
+use super::scope::{Route, Scope};
+use super::{frame, heads};
 use crate::card::{Card, DASH_SYMBOLS, DeckSpec};
 
 /// The most cycles the insertion beam keeps, and the most lateral moves (`--beam`, `--lateral`).

@@ -9,7 +9,7 @@ use super::balance::Found;
 use crate::card::DeckSpec;
 use crate::notation::Notation;
 use crate::position::Position;
-use crate::search::exhaustive::{ExhaustiveStats, MAX_CARDS, Plan, deal_count};
+use crate::search::exhaustive::{ExhaustiveStats, MAX_CARDS, Options, Plan, deal_count};
 
 /// How many steps the deck's deals are cut into.
 pub const PARTS: usize = 16;
@@ -30,7 +30,7 @@ pub fn deals_within(deck: &DeckSpec, limit: u64) -> Option<u64> {
 
 /// The search of every deal of `deck`, cut into tasks.
 pub fn plan(deck: &DeckSpec, deals: u64) -> Plan {
-    Plan::new(deck, (deals / TASKS).max(1))
+    Plan::new(deck, Options::new((deals / TASKS).max(1)))
 }
 
 /// Part `p` of `parts`: the tasks `p`, `p + parts`, ... (the planning phase's counts go with

@@ -1,10 +1,14 @@
-//! Games of two or more players (`docs/multiplayer-rules.md`): the position type, a plain reference
-//! engine (VecDeque + HashMap of seen positions, the oracle) and a faster player that detects cycles
-//! with Brent's method and reuses its pile buffer. With two players both agree with `reference.rs`.
+//! Games of two or more players (`docs/multiplayer-rules.md`): their position type (the
+//! two-player form of `game.rs` has two hands by construction), their trick, a plain reference
+//! engine (VecDeque + HashMap of seen positions, the oracle) and a player that detects cycles with
+//! the one Brent loop of `cycle.rs` and reuses its buffers. With two players both agree with
+//! `reference.rs`.
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
 
+use super::cycle::{self, Run, Tricks};
+use super::trick::Step;
 use crate::card::{Card, NUMBER};
 use crate::notation::Dash;
 
@@ -91,13 +95,6 @@ impl MultiOutcome {
     }
 }
 
-/// What one trick did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MultiStep {
-    Next { cards: u64 },
-    End { winner: u8, cards: u64 },
-}
-
 /// Hands as queues, played in place by [`trick_in_place`].
 type Hands = Vec<VecDeque<Card>>;
 
@@ -118,14 +115,14 @@ pub fn trick_in_place(
     to_move: &mut u8,
     pile: &mut Vec<Card>,
     out: &mut Vec<bool>,
-) -> MultiStep {
+) -> Step {
     let players = hands.len();
     out.clear();
     out.extend(hands.iter().map(VecDeque::is_empty));
     let mut alive = out.iter().filter(|&&o| !o).count();
     if alive <= 1 {
         let winner = out.iter().position(|&o| !o).unwrap_or(0) as u8;
-        return MultiStep::End { winner, cards: 0 };
+        return Step::End { winner, cards: 0 };
     }
     pile.clear();
     let mut player = *to_move as usize;
@@ -141,9 +138,9 @@ pub fn trick_in_place(
                 alive -= 1;
                 if alive == 1 {
                     let winner = out.iter().position(|&o| !o).unwrap() as u8;
-                    return MultiStep::End {
+                    return Step::End {
                         winner,
-                        cards: pile.len() as u64,
+                        cards: pile.len() as u32,
                     };
                 }
             }
@@ -164,9 +161,9 @@ pub fn trick_in_place(
     while paid < debt {
         if payer == creditor {
             // Everyone else has dropped out.
-            return MultiStep::End {
+            return Step::End {
                 winner: creditor as u8,
-                cards: pile.len() as u64,
+                cards: pile.len() as u32,
             };
         }
         match hands[payer].pop_front() {
@@ -188,18 +185,18 @@ pub fn trick_in_place(
     }
     hands[creditor].extend(pile.iter().copied());
     *to_move = creditor as u8;
-    let cards = pile.len() as u64;
+    let cards = pile.len() as u32;
     if hands
         .iter()
         .enumerate()
         .all(|(p, h)| p == creditor || h.is_empty())
     {
-        return MultiStep::End {
+        return Step::End {
             winner: creditor as u8,
             cards,
         };
     }
-    MultiStep::Next { cards }
+    Step::Next { cards }
 }
 
 fn hands_of(pos: &MultiPosition) -> Hands {
@@ -245,14 +242,15 @@ pub fn reference_play(pos: &MultiPosition) -> MultiOutcome {
         seen.insert(current.clone(), t);
         history.push(current);
         match trick_in_place(&mut hands, &mut to_move, &mut pile, &mut out) {
-            MultiStep::Next { cards } => cards_at.push(cards_at[t as usize] + cards),
-            MultiStep::End { winner, cards } => {
+            Step::Next { cards } => cards_at.push(cards_at[t as usize] + u64::from(cards)),
+            Step::End { winner, cards } => {
                 return MultiOutcome::Terminates {
                     winner,
                     tricks: t + u64::from(cards > 0),
-                    cards: cards_at[t as usize] + cards,
+                    cards: cards_at[t as usize] + u64::from(cards),
                 };
             }
+            Step::Unread => unreachable!("every card is known"),
         }
     }
 }
@@ -271,78 +269,49 @@ struct St {
     to_move: u8,
 }
 
-impl St {
-    fn step(&mut self, s: &mut Scratch) -> MultiStep {
+impl Tricks for St {
+    type Scratch = Scratch;
+    fn play_trick(&mut self, s: &mut Scratch) -> Step {
         trick_in_place(&mut self.hands, &mut self.to_move, &mut s.pile, &mut s.out)
+    }
+    /// [`MultiPosition::key_cmp`]'s order, on the queues.
+    fn key_cmp(&self, other: &St) -> std::cmp::Ordering {
+        let (a, b) = (self.hands.iter().flatten(), other.hands.iter().flatten());
+        a.cmp(b)
+            .then_with(|| {
+                let la = self.hands.iter().map(VecDeque::len);
+                let lb = other.hands.iter().map(VecDeque::len);
+                la.cmp(lb)
+            })
+            .then(self.to_move.cmp(&other.to_move))
     }
 }
 
-/// Plays a game of any number of players: Brent's cycle detection compares whole positions, so it is
-/// exact, and it stores no history. Agrees with [`reference_play`].
+/// Plays a game of any number of players: Brent's cycle detection (`cycle.rs`) compares whole
+/// positions, so it is exact, and it stores no history. Agrees with [`reference_play`].
 pub fn play(pos: &MultiPosition, scratch: &mut Scratch) -> MultiOutcome {
     let start = St {
         hands: hands_of(pos),
         to_move: pos.to_move,
     };
-    let mut hare = start.clone();
-    let mut saved = start.clone();
-    let (mut power, mut lam, mut tricks, mut cards) = (1u64, 0u64, 0u64, 0u64);
-    let period = loop {
-        match hare.step(scratch) {
-            MultiStep::Next { cards: c } => {
-                tricks += 1;
-                cards += c;
-            }
-            MultiStep::End { winner, cards: c } => {
-                return MultiOutcome::Terminates {
-                    winner,
-                    tricks: tricks + u64::from(c > 0),
-                    cards: cards + c,
-                };
-            }
-        }
-        lam += 1;
-        if hare == saved {
-            break lam;
-        }
-        if lam == power {
-            saved.clone_from(&hare);
-            power *= 2;
-            lam = 0;
-        }
-    };
-    // Second pass, only for cycles: the preperiod, the counts and the smallest position on the cycle.
-    let mut advance = |s: &mut St| match s.step(scratch) {
-        MultiStep::Next { cards } => cards,
-        MultiStep::End { .. } => unreachable!("a cycling game does not end"),
-    };
-    let mut lead = start.clone();
-    let mut lead_cards = 0;
-    for _ in 0..period {
-        lead_cards += advance(&mut lead);
-    }
-    let (mut trail, mut trail_cards, mut preperiod) = (start, 0, 0);
-    while lead != trail {
-        lead_cards += advance(&mut lead);
-        trail_cards += advance(&mut trail);
-        preperiod += 1;
-    }
-    let mut best = position_of(&trail.hands, trail.to_move);
-    let mut walk = trail;
-    for _ in 1..period {
-        advance(&mut walk);
-        let p = position_of(&walk.hands, walk.to_move);
-        if p.key_cmp(&best).is_lt() {
-            best = p;
-        }
-    }
-    MultiOutcome::Cycle {
-        preperiod,
-        period,
-        tricks: preperiod + period,
-        cards: lead_cards,
-        cycle_cards: lead_cards - trail_cards,
-        cycle_id: best,
+    match cycle::run(&start, scratch) {
+        Run::Ends {
+            winner,
+            tricks,
+            cards,
+        } => MultiOutcome::Terminates {
+            winner,
+            tricks,
+            cards,
+        },
+        Run::Cycle(f) => MultiOutcome::Cycle {
+            preperiod: f.preperiod,
+            period: f.period,
+            tricks: f.preperiod + f.period,
+            cards: f.cards,
+            cycle_cards: f.cycle_cards,
+            cycle_id: position_of(&f.least.hands, f.least.to_move),
+        },
     }
 }
 
@@ -368,7 +337,7 @@ mod tests {
         let mut hands = hands_of(&p);
         let mut to_move = 0;
         let step = trick_in_place(&mut hands, &mut to_move, &mut Vec::new(), &mut Vec::new());
-        assert_eq!(step, MultiStep::Next { cards: 4 });
+        assert_eq!(step, Step::Next { cards: 4 });
         assert_eq!(position_of(&hands, to_move).to_string(), "-K---//- (1)");
     }
 }

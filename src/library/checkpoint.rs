@@ -138,7 +138,7 @@ impl<T: Serialize + DeserializeOwned> Checkpoint<T> {
         let mut bytes = MAGIC.to_vec();
         bytes.extend_from_slice(&VERSION.to_le_bytes());
         bytes.extend_from_slice(&frame(fingerprint.as_bytes()));
-        write_atomic(path, &bytes).map_err(io)?;
+        write_atomic(path, &bytes).map_err(|e| io(e.source))?;
         let file = OpenOptions::new().append(true).open(path).map_err(io)?;
         Ok(Checkpoint {
             path: path.to_path_buf(),
@@ -188,9 +188,7 @@ impl<T: Serialize + DeserializeOwned> Checkpoint<T> {
         let mut at = 12 + 12 + fp.len();
         let mut done = Vec::new();
         while let Some(payload) = next_frame(&bytes, at) {
-            let Ok((r, _)) =
-                bincode::serde::decode_from_slice::<T, _>(payload, bincode::config::standard())
-            else {
+            let Ok((r, _)) = crate::library::bounded::decode::<T>(payload) else {
                 break;
             };
             done.push(r);

@@ -15,6 +15,7 @@
 //! | 8 | FNV-1a 64 checksum of every byte before it |
 
 pub mod atomic;
+pub mod bounded;
 pub mod checkpoint;
 
 use std::path::{Path, PathBuf};
@@ -25,7 +26,7 @@ use thiserror::Error;
 use crate::card::{Card, KINDS};
 use crate::notation::Dash;
 
-pub use atomic::{fnv1a, write_atomic};
+pub use atomic::{WriteError, fnv1a, write_atomic};
 
 pub const MAGIC: &[u8; 8] = b"ANSZPLIB";
 /// Bumped on any change of the encoding; readers refuse newer files.
@@ -172,6 +173,16 @@ fn config() -> bincode::config::Configuration {
     bincode::config::standard()
 }
 
+/// The most bytes one header or piece record may claim while it is decoded. Bincode reserves a
+/// string's or a list's declared length before reading it, so without a limit a few bytes
+/// claiming a 70 GB string abort the process (found by the `library` fuzz target); a real header
+/// or record claims a few hundred bytes.
+const RECORD_LIMIT: usize = 1 << 20;
+
+fn read_config() -> impl bincode::config::Config {
+    config().with_limit::<RECORD_LIMIT>()
+}
+
 /// Encodes a library in the file layout above.
 pub fn encode(lib: &Library) -> Vec<u8> {
     let header = bincode::serde::encode_to_vec(&lib.header, config()).expect("header encodes");
@@ -250,7 +261,7 @@ pub fn decode(bytes: &[u8], path: &Path) -> Result<Library, LibraryError> {
     }
     let h_end = 28 + header_len as usize;
     let (header, used): (Header, usize) =
-        bincode::serde::decode_from_slice(&body[28..h_end], config())
+        bincode::serde::decode_from_slice(&body[28..h_end], read_config())
             .map_err(|e| corrupt(format!("bad header: {e}")))?;
     if used != header_len as usize {
         return Err(corrupt("header length mismatch".into()));
@@ -260,10 +271,13 @@ pub fn decode(bytes: &[u8], path: &Path) -> Result<Library, LibraryError> {
     }
     let count = u64::from_le_bytes(body[h_end..h_end + 8].try_into().unwrap());
     let mut rest = &body[h_end + 8..];
-    let mut pieces = Vec::with_capacity(count.min(1 << 20) as usize);
+    // The count is untrusted: every record takes at least one byte, so the bytes left bound it
+    // (a 44-byte file claiming 2^64 pieces must not reserve a million records up front).
+    let mut pieces = Vec::with_capacity(count.min(rest.len() as u64) as usize);
     for i in 0..count {
-        let (p, used): (PieceRecord, usize) = bincode::serde::decode_from_slice(rest, config())
-            .map_err(|e| corrupt(format!("bad piece record {i}: {e}")))?;
+        let (p, used): (PieceRecord, usize) =
+            bincode::serde::decode_from_slice(rest, read_config())
+                .map_err(|e| corrupt(format!("bad piece record {i}: {e}")))?;
         rest = &rest[used..];
         // Checked so that users of a library can index by class and trust the counts.
         if p.sequence.iter().any(|&c| c as usize >= KINDS)
@@ -295,8 +309,8 @@ pub fn read(path: &Path) -> Result<Library, LibraryError> {
 
 /// Writes a library file atomically.
 pub fn write(path: &Path, lib: &Library) -> Result<(), LibraryError> {
-    write_atomic(path, &encode(lib)).map_err(|source| LibraryError::Io {
-        path: path.to_path_buf(),
-        source,
+    write_atomic(path, &encode(lib)).map_err(|e| LibraryError::Io {
+        path: e.path,
+        source: e.source,
     })
 }

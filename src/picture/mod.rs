@@ -74,9 +74,9 @@ impl Format {
 
 /// Writes `bytes` to `path` atomically, naming the file on failure.
 fn write(path: &Path, bytes: &[u8]) -> Result<(), PictureError> {
-    crate::library::atomic::write_atomic(path, bytes).map_err(|e| PictureError::Write {
-        path: path.to_path_buf(),
-        detail: e.to_string(),
+    crate::library::write_atomic(path, bytes).map_err(|e| PictureError::Write {
+        path: e.path,
+        detail: e.source.to_string(),
     })
 }
 

@@ -304,10 +304,8 @@ impl Job for AssembleJob {
             }
         };
         if let Some(e) = self.checkpoint_error.lock().unwrap().take() {
-            return Err(RunError::Failed(format!(
-                "writing the checkpoint {}: {e}",
-                ckpt.display()
-            )));
+            // The error names the checkpoint already.
+            return Err(RunError::Failed(format!("writing the checkpoint {e}")));
         }
         let earlier = Elapsed::latest(earlier);
         let earlier_seconds = Elapsed::total(&earlier).unwrap_or(0.0);

@@ -11,9 +11,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::RunError;
-use super::random::write;
 use super::shard::ShardFile;
 use super::shard::decode_part;
+use super::write;
 use crate::assemble::records::{Elapsed, FamilyDone, Record, mirror_cycles, upgrade_all};
 use crate::assemble::{CycleHit, UnitDone, merge};
 use crate::backward::closure::Config as ClosureConfig;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value as Json, json};
 
 use super::RunError;
-use super::random::write;
+use super::write;
 use crate::beatit::census::Census;
 use crate::provenance::Run;
 

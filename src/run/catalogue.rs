@@ -7,7 +7,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::RunError;
-use super::random::write;
+use super::write;
 use crate::assemble::catalogue::Catalogue;
 use crate::provenance::Run;
 

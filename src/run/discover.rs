@@ -15,8 +15,8 @@ use timely::worker::Worker;
 
 use super::cluster::{Cluster, position, round_collect};
 use super::job::{Job, Ran, Stop};
-use super::random::write;
 use super::shard::Shard;
+use super::write;
 use super::{Mode, RunError};
 use crate::card::DeckSpec;
 use crate::discover::checkpoint::Checkpoint;

@@ -8,10 +8,11 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::job::{Job, Ran, checkpoint_path, shard_path};
-use super::random::{split_error, write};
+use super::job::{Job, Ran, checkpoint_path, ran_in, shard_path};
+use super::random::split_error;
 use super::search as split;
 use super::shard::Shard;
+use super::write;
 use super::{Mode, RunError};
 use crate::card::DeckSpec;
 use crate::engine::{self, Outcome};
@@ -19,8 +20,8 @@ use crate::library::fnv1a;
 use crate::notation::Notation;
 use crate::position::Position;
 use crate::provenance::Run;
+use crate::search::exhaustive::run::{ExhaustiveConfig, Work};
 use crate::search::exhaustive::{ExhaustiveStats, Extra};
-use crate::search::exhaustive_run::{ExhaustiveConfig, Work};
 
 /// An exhaustive search to run.
 pub struct ExhaustiveJob<'a> {
@@ -77,6 +78,14 @@ impl ExhaustiveJob<'_> {
         match *self.work {
             Work::Tasks(_) => "prefix-sharing",
             Work::Ranks { .. } => "every deal",
+        }
+    }
+
+    /// The loop the lanes play the fully fixed games in, or `None`: one by one.
+    pub fn lanes(&self) -> Option<crate::engine::lanes::Shape> {
+        match &*self.work {
+            Work::Tasks(plan) => plan.shape(),
+            Work::Ranks { .. } => None,
         }
     }
 
@@ -161,12 +170,14 @@ impl Job for ExhaustiveJob<'_> {
     /// A slice's totals, with the path that counted them (issue 25: a run says which path it
     /// took, in `--json` too).
     fn summary(&self, (stats, _, _): &Self::Part) -> Value {
-        json!({
+        let mut v = json!({
             "deals": stats.deals,
             "cycles": stats.cycles,
             "wins": stats.wins,
             "method": self.method(),
-        })
+        });
+        ran_in(&mut v, self.lanes());
+        v
     }
 
     fn finish(

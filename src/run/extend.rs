@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::RunError;
-use super::random::write;
+use super::write;
 use crate::backward::extend::{Game, RECORD_CARDS, RECORD_TRICKS};
 
 pub fn game_json(g: &Game) -> Value {

@@ -17,8 +17,8 @@ use super::closure::{
 };
 use super::family_parts::{ClosurePart, family_from_parts, family_part};
 use super::job::{Job, Ran, checkpoint_beside};
-use super::random::write;
 use super::shard::{Shard, beside};
+use super::write;
 use super::{Mode, RunError, Stop};
 use crate::backward::closure::{Closure, Config, Node};
 use crate::backward::family::{cycle_of, family_of_cycle_resumable};

@@ -17,7 +17,7 @@ use super::{Mode, RunError};
 use crate::ansatz::enumerate::Params;
 use crate::ansatz::find::{RunReport, Search, build_library};
 use crate::ansatz::template::Template;
-use crate::card::Card;
+use crate::card::{Card, KINDS};
 use crate::library::checkpoint::{Checkpoint, Elapsed, RangeDone};
 use crate::library::{self, Enumeration, Library, fnv1a};
 
@@ -353,6 +353,18 @@ fn build_answer(
     let (mut pieces, mut candidates, mut ranges, mut seconds) = (Vec::new(), 0, 0, 0f64);
     let mut resumed = false;
     for p in parts {
+        // A shard file is read from disk: a card past the kinds is a corrupt file, not a piece.
+        if let Some(bad) = p
+            .pieces
+            .iter()
+            .flatten()
+            .find(|&&c| usize::from(c) >= KINDS)
+        {
+            return Err(RunError::Input(format!(
+                "shard file: a piece holds card {bad}, which is no card kind (0 to {})",
+                KINDS - 1
+            )));
+        }
         pieces.extend(p.pieces);
         candidates += p.candidates;
         ranges += p.ranges;

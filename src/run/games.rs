@@ -6,7 +6,7 @@
 
 use crate::card::Card;
 use crate::engine::Outcome;
-use crate::engine::batch64::Batch;
+use crate::engine::lanes::Batch;
 use crate::search::random::{RandomConfig, lanes_range, play_dealt};
 
 /// How one game went. A game that never ends has no winner; its tricks and cards count play until

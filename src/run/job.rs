@@ -208,3 +208,12 @@ pub fn checkpoint_beside(file: &Path) -> PathBuf {
     name.push(".checkpoint");
     crate::provenance::work_path(&file.with_file_name(name))
 }
+
+/// Names what ran in a report's JSON: `isa`, the instruction set the dispatch chose (the best the
+/// processor has, or `ANSATZ_ISA`'s), and `lanes`, the loop the lanes played in (as
+/// `engine::lanes::Shape` spells it), or null where games were played one by one.
+pub fn ran_in(v: &mut Value, lanes: Option<crate::engine::lanes::Shape>) {
+    let isa = lanes.map_or_else(crate::engine::Isa::get, |s| s.isa);
+    v["isa"] = json!(isa.name());
+    v["lanes"] = json!(lanes.map(|s| s.to_string()));
+}

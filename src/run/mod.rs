@@ -45,7 +45,7 @@ pub mod table;
 
 use thiserror::Error;
 
-pub use job::{Done, Job, Ran, ShardDone, Stop, merge_parts, run};
+pub use job::{Done, Job, Ran, ShardDone, Stop, merge_parts, ran_in, run};
 
 /// How a run is split: one process, one shard of a job array, or one process of a cluster.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,6 +88,11 @@ impl RunError {
     pub fn failed(e: impl std::fmt::Display) -> RunError {
         RunError::Failed(e.to_string())
     }
+}
+
+/// Writes a result file atomically (`library::atomic`); the error names the file.
+pub(crate) fn write(path: &std::path::Path, bytes: &[u8]) -> Result<(), RunError> {
+    crate::library::write_atomic(path, bytes).map_err(RunError::failed)
 }
 
 /// Checks a result-file name (`--name`): 1 to 60 letters, digits, `-`, `_` or `.`, not starting

@@ -10,10 +10,11 @@ use serde_json::{Value, json};
 use super::job::{Job, Ran, checkpoint_path, shard_path};
 use super::search::{self as split, SplitError};
 use super::shard::Shard;
+use super::write;
 use super::{Mode, RunError};
 use crate::engine::multi::{self, MultiOutcome};
 use crate::engine::{Outcome, reference};
-use crate::library::{fnv1a, write_atomic};
+use crate::library::fnv1a;
 use crate::position::Position;
 use crate::provenance::Run;
 use crate::search::random::{self, RandomConfig};
@@ -86,7 +87,7 @@ impl RandomJob<'_> {
 /// they are bad input; so are clusters that do not form; a failed save is a failure of its own.
 pub(super) fn split_error(e: SplitError) -> RunError {
     match e {
-        SplitError::Save { .. } => RunError::failed(e),
+        SplitError::Save(_) => RunError::failed(e),
         e => RunError::input(e),
     }
 }
@@ -346,10 +347,4 @@ fn write_results(
     summary.push_str(&run.text_block());
     write(&dir.join(format!("{name}.txt")), summary.as_bytes())?;
     Ok(jsonl)
-}
-
-/// Writes a result file atomically, naming it on failure.
-pub(super) fn write(path: &Path, bytes: &[u8]) -> Result<(), RunError> {
-    write_atomic(path, bytes)
-        .map_err(|e| RunError::failed(format!("writing {}: {e}", path.display())))
 }

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::RunError;
-use super::random::write;
+use super::write;
 use crate::card::DeckSpec;
 use crate::discover::{Config, Discovery, Observer, Scope};
 use crate::engine::{Outcome, play};

@@ -10,13 +10,13 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use thiserror::Error;
 
-use crate::library::fnv1a;
+use crate::library::{WriteError, fnv1a};
 use crate::run::cluster::{Cluster, ClusterError};
 use crate::run::lockstep::{Lockstep, lockstep};
 use crate::run::shard::Shard;
 use crate::search::checkpoint::{self, CheckpointError};
 use crate::search::exhaustive::ExhaustiveStats;
-use crate::search::exhaustive_run::{self, ExhaustiveConfig, Work};
+use crate::search::exhaustive::run::{self, ExhaustiveConfig, Work};
 use crate::search::random::{self, RandomConfig};
 use crate::search::stats::GameStats;
 
@@ -24,11 +24,8 @@ use crate::search::stats::GameStats;
 pub enum SplitError {
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),
-    #[error("writing checkpoint {path}: {source}")]
-    Save {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error("checkpoint: {0}")]
+    Save(WriteError),
     #[error(transparent)]
     Cluster(#[from] ClusterError),
 }
@@ -94,12 +91,8 @@ impl<C: Serialize> Checkpointer<C> {
         }
         self.last = Instant::now();
         let seconds = self.earlier + self.began.elapsed().as_secs_f64();
-        checkpoint::save(&self.path, self.kind, &self.cfg, done, state, seconds).map_err(|source| {
-            SplitError::Save {
-                path: self.path.clone(),
-                source,
-            }
-        })
+        checkpoint::save(&self.path, self.kind, &self.cfg, done, state, seconds)
+            .map_err(SplitError::Save)
     }
 }
 
@@ -256,7 +249,7 @@ pub fn exhaustive_local(
     let start = saver.load(resume)?;
     let earlier_seconds = saver.earlier();
     let head = shard.is_none_or(|s| s.index == 0);
-    let stats = exhaustive_run::run(
+    let stats = run::run(
         cfg,
         work,
         start,

@@ -129,7 +129,7 @@ pub fn decode_part<T: serde::de::DeserializeOwned>(
     bytes: &[u8],
     what: &str,
 ) -> Result<T, ShardFileError> {
-    bincode::serde::decode_from_slice(bytes, bincode::config::standard())
+    crate::library::bounded::decode(bytes)
         .map(|(v, _)| v)
         .map_err(|_| ShardFileError::Unreadable(what.to_string()))
 }
@@ -168,9 +168,8 @@ impl ShardFile {
         if payload.len() as u64 != len || fnv1a(payload) != sum {
             return Err(ShardFileError::Corrupt { path });
         }
-        let (file, used): (ShardFile, usize) =
-            bincode::serde::decode_from_slice(payload, bincode::config::standard())
-                .map_err(|_| ShardFileError::Corrupt { path: path.clone() })?;
+        let (file, used): (ShardFile, usize) = crate::library::bounded::decode(payload)
+            .map_err(|_| ShardFileError::Corrupt { path: path.clone() })?;
         if used != payload.len() || file.shard.count == 0 || file.shard.index >= file.shard.count {
             return Err(ShardFileError::Corrupt { path });
         }
@@ -178,9 +177,9 @@ impl ShardFile {
     }
 
     pub fn write(&self, path: &Path) -> Result<(), ShardFileError> {
-        write_atomic(path, &self.encode()).map_err(|source| ShardFileError::Io {
-            path: path.to_path_buf(),
-            source,
+        write_atomic(path, &self.encode()).map_err(|e| ShardFileError::Io {
+            path: e.path,
+            source: e.source,
         })
     }
 
@@ -333,6 +332,27 @@ mod tests {
         assert!(matches!(
             ShardFile::decode(&newer, p),
             Err(ShardFileError::Newer { .. })
+        ));
+    }
+
+    #[test]
+    fn a_payload_claiming_more_than_it_holds_is_corrupt_not_an_abort() {
+        // A shard file whose checksum is right and whose command string declares 2^40 bytes:
+        // without the bound (library/bounded.rs), bincode reserves them and the process aborts.
+        let mut payload = vec![0xfd];
+        payload.extend_from_slice(&(1u64 << 40).to_le_bytes());
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&fnv1a(&payload).to_le_bytes());
+        bytes.extend_from_slice(&payload);
+        assert!(matches!(
+            ShardFile::decode(&bytes, Path::new("x")),
+            Err(ShardFileError::Corrupt { .. })
+        ));
+        assert!(matches!(
+            decode_part::<Vec<String>>(&payload, "records"),
+            Err(ShardFileError::Unreadable(_))
         ));
     }
 }

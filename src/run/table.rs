@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::RunError;
-use super::random::write;
+use super::write;
 use crate::search::table::{jsonl, markdown, row, sort};
 
 /// The title of the census page.

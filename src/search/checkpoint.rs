@@ -3,12 +3,13 @@
 //! leaves either the previous checkpoint or the new one, never a torn file.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Serialize, de::DeserializeOwned};
 use serde_json::Value;
 use thiserror::Error;
+
+use crate::library::{WriteError, write_atomic};
 
 /// First field of every checkpoint, so that foreign files are rejected.
 pub const MAGIC: &str = "ansatz-checkpoint";
@@ -36,22 +37,6 @@ pub enum CheckpointError {
     Unfinished(PathBuf),
 }
 
-/// Writes `bytes` to `path` atomically.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        fs::create_dir_all(dir)?;
-    }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-    }
-    fs::rename(&tmp, path)
-}
-
 /// Saves a checkpoint: `kind` names the search, `config` must match on resume, `done` counts the
 /// finished units (a prefix of the work), `state` is the merged result so far, `seconds` the wall
 /// time the job has spent so far over all its runs.
@@ -62,7 +47,7 @@ pub fn save<C: Serialize, S: Serialize>(
     done: u64,
     state: &S,
     seconds: f64,
-) -> std::io::Result<()> {
+) -> Result<(), WriteError> {
     let v = serde_json::json!({
         "magic": MAGIC,
         "version": VERSION,
@@ -72,10 +57,11 @@ pub fn save<C: Serialize, S: Serialize>(
         "state": state,
         "seconds": seconds,
     });
-    write_atomic(
-        path,
-        &serde_json::to_vec(&v).map_err(std::io::Error::other)?,
-    )
+    let bytes = serde_json::to_vec(&v).map_err(|e| WriteError {
+        path: path.to_path_buf(),
+        source: std::io::Error::other(e),
+    })?;
+    write_atomic(path, &bytes)
 }
 
 /// What a checkpoint holds: the units done, the state, and the seconds its runs spent.

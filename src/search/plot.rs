@@ -70,7 +70,7 @@ pub fn histogram(
         }
         svg.into_bytes()
     };
-    super::checkpoint::write_atomic(path, &bytes).map_err(|e| err(&e))
+    crate::library::write_atomic(path, &bytes).map_err(|e| err(&e.source))
 }
 
 /// The plot size in pixels.

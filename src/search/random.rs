@@ -8,12 +8,11 @@ use super::stats::{FoundCycle, GameStats};
 use crate::card::{Card, DeckSpec, KINDS};
 use crate::deal::CHUNK;
 use crate::deal::{padded, shuffle_cards};
+use crate::engine::Finish;
 use crate::engine::Outcome;
-use crate::engine::batch64::Batch;
 use crate::engine::cycle::play_state;
-use crate::engine::fast::{Large, SMALL_CAP, Small};
-use crate::engine::lanes::Finish;
-use crate::engine::lanes64::Deal64;
+use crate::engine::game::Game;
+use crate::engine::lanes::Batch;
 use crate::engine::multi::{self, MultiOutcome, MultiPosition};
 use crate::rng::SplitMix64;
 
@@ -146,6 +145,15 @@ pub struct Scratch {
     batch: Option<Batch>,
 }
 
+/// The loop the lanes play `cfg`'s deals in (two-player deals of at most 64 cards, where the
+/// processor has the lanes: as [`play_range`] chooses), or `None`: one by one.
+pub fn lanes_shape(cfg: &RandomConfig) -> Option<crate::engine::lanes::Shape> {
+    let n = cfg.deck.total();
+    let faces: u32 = cfg.deck.counts[1..].iter().sum();
+    (cfg.players == 2 && n <= 64 && crate::engine::lanes::available())
+        .then(|| crate::engine::lanes::random_games_shape(faces, n as u32))
+}
+
 /// Plays deals `lo..hi` into `stats`.
 pub fn play_range(cfg: &RandomConfig, lo: u64, hi: u64, stats: &mut GameStats, s: &mut Scratch) {
     let n = cfg.deck.total();
@@ -240,24 +248,28 @@ pub(crate) fn lanes_range(
             lo..hi,
             |index| {
                 cfg.deal(index, cards);
-                Deal64::deal(cards)
+                Game::deal(cards)
             },
             each,
         );
     } else {
-        batch.play_shuffled(&deck, n, cfg.seed, lo..hi, crate::deal::draws, &mut each);
+        batch.play_shuffled(&deck, n, cfg.seed, lo..hi, &mut each);
     }
     long
 }
 
 /// A two-player deal (its cards in deal order, player 1 holding the extra card) played by the
-/// cycle engine.
+/// cycle engine (in the planes its size needs: see `engine::cycle::play`).
 pub(crate) fn play_dealt(cards: &[Card]) -> Outcome {
-    let h1 = cards.len().div_ceil(2);
-    if cards.len() <= SMALL_CAP {
-        play_state(&Small::from_hands(&cards[..h1], &cards[h1..], 0))
-    } else {
-        play_state(&Large::from_hands(&cards[..h1], &cards[h1..], 0))
+    let (h1, h2) = cards.split_at(cards.len().div_ceil(2));
+    match cards.len() {
+        0..=64 => play_state(&Game::<u64>::from_hands(h1, h2, 0)),
+        65..=128 => play_state(&Game::<u128>::from_hands(h1, h2, 0)),
+        _ => crate::engine::reference::play(&crate::position::Position::new(
+            h1.to_vec(),
+            h2.to_vec(),
+            0,
+        )),
     }
 }
 

@@ -1,0 +1,4 @@
+//! Fuzz target `notation`: see `ansatz_fuzz::checks::notation` for what it reads and what must hold.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| ansatz_fuzz::checks::notation(data));
