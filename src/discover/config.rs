@@ -129,6 +129,18 @@ impl Config {
     }
 }
 
+impl Config {
+    /// Whether the split route runs: on the deck's own frame (a frame, separator or filter asked
+    /// for is the ansatz route's run), when the deck is not played whole.
+    pub fn splits(&self) -> bool {
+        self.scope.split.is_some()
+            && self.ends.is_none()
+            && self.separator.is_none()
+            && self.filter.is_none()
+            && self.whole_deck().is_none()
+    }
+}
+
 /// Checks a discovery's input before any work: the deck has a frame, and a filter given by hand
 /// fits it and has a head sweep to filter (a frame small enough to be searched whole has none).
 pub fn check(config: &Config) -> Result<(), DiscoverError> {

@@ -4,7 +4,7 @@
 //! [`stage`]. The stages' work lives in its own files: [`frame`] (the frame from the deck's face
 //! kinds), [`heads`] (the filter and the head sweep: pieces and their accumulation), [`census`]
 //! (every deck around each accumulator shape), [`insertion`] (cycles grown card by card),
-//! [`whole`] (a small deck played whole), [`balance`] (families by backward play, mirror pairs,
+//! [`whole`] (a small deck played whole), [`split`] (positions by composition, no frame), [`balance`] (families by backward play, mirror pairs,
 //! replay), [`fill`] (every deck around the balance-making pieces of the balanced cycles found).
 //! Each step's result goes to a [`checkpoint`], so an interrupted run resumes to the same answer;
 //! every step merges its parallel work in a fixed order, so the answer does not depend on the
@@ -24,6 +24,7 @@ pub mod options;
 pub mod report;
 pub mod run;
 pub mod scope;
+pub mod split;
 pub mod stage;
 pub mod stages;
 pub mod steps;

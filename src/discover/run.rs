@@ -81,6 +81,9 @@ pub fn run_steps(
     if let Some(ins) = scope.insertion.filter(|_| routes) {
         stages::insertion::run(&cx, &mut log, &ins, &mut list)?;
     }
+    if let Some(s) = scope.split.filter(|_| config.splits()) {
+        stages::split::run(&cx, &mut log, &s, &mut list)?;
+    }
     let mut families = stages::balance::run(&cx, &mut log, &list)?;
     let mut fills = Vec::new();
     if ansatz && by_shapes && config.fill_limit > 0 {

@@ -5,6 +5,12 @@ use serde::{Deserialize, Serialize};
 
 use super::heads::HeadScope;
 use super::insertion::InsertScope;
+use super::split::SplitScope;
+
+/// The split route's positions with `--quick`: see [`SplitScope`].
+pub const QUICK_SPLIT: u64 = 200_000_000;
+/// The split route's positions in the default scope.
+pub const DEFAULT_SPLIT: u64 = 2_000_000_000;
 
 /// How much a discovery searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -28,6 +34,8 @@ pub struct Scope {
     /// A deck of at most this many deals is played whole ([`super::whole`]) instead of taking the
     /// routes (0: never). Only when both routes run on the deck's own frame.
     pub whole_deck_limit: u64,
+    /// The split route ([`super::split`]: positions by composition, smallest first), if it runs.
+    pub split: Option<SplitScope>,
 }
 
 impl Scope {
@@ -54,6 +62,9 @@ impl Scope {
         frame_sweep: 2_000_000_000,
         frame_sweep_limit: 600_000_000,
         whole_deck_limit: 100_000_000,
+        split: Some(SplitScope {
+            positions: QUICK_SPLIT,
+        }),
     };
     /// The default: heads of at most 16 number cards either side, TEST of at most 14 cards (the
     /// hand-run sweep of `scripts/head-sweep.sh`).
@@ -79,6 +90,9 @@ impl Scope {
         frame_sweep: 10_000_000_000,
         frame_sweep_limit: 600_000_000,
         whole_deck_limit: 2_000_000_000,
+        split: Some(SplitScope {
+            positions: DEFAULT_SPLIT,
+        }),
     };
 
     /// The largest fill (arrangements of its TEST) the scope runs by default: with `--quick` the
@@ -105,15 +119,22 @@ impl Scope {
             "default" => Some(Scope::DEFAULT),
             _ => None,
         };
-        let extra = match own {
+        let bare_frames = (
+            h.bare_len,
+            h.bare_faces,
+            h.bare_census_limit,
+            self.frame_sweep,
+            self.frame_sweep_limit,
+        );
+        let mut extra = match own {
             Some(o)
                 if (
                     o.heads.bare_len,
                     o.heads.bare_faces,
                     o.heads.bare_census_limit,
-                ) == (h.bare_len, h.bare_faces, h.bare_census_limit)
-                    && (o.frame_sweep, o.frame_sweep_limit)
-                        == (self.frame_sweep, self.frame_sweep_limit) =>
+                    o.frame_sweep,
+                    o.frame_sweep_limit,
+                ) == bare_frames =>
             {
                 String::new()
             }
@@ -126,6 +147,10 @@ impl Scope {
                 self.frame_sweep_limit
             ),
         };
+        // The split route came later still: named, as the others, only where it differs.
+        if own.map(|o| o.split) != Some(self.split) {
+            extra += &format!(" split={:?}", self.split.map(|s| s.positions));
+        }
         format!(
             "Scope {{ name: {:?}, heads: HeadScope {{ max_around: {}, max_len: {}, max_faces: {}, filter_len: {}, filter_faces: {} }}, accumulation_margin: {}, whole_frame_limit: {}, insertion: {:?}, ansatz: {} }}{extra}",
             self.name,
@@ -147,6 +172,8 @@ impl Scope {
         self.ansatz = route != Route::Insertion;
         if route != Route::Both {
             self.whole_deck_limit = 0;
+            // The split route runs beside the others (`--route both`, the default) only.
+            self.split = None;
         }
         if route == Route::Ansatz {
             self.insertion = None;
@@ -161,6 +188,7 @@ impl Scope {
 /// Which routes a discovery takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Route {
+    /// Every route (the default), the split route included.
     Both,
     Ansatz,
     Insertion,
