@@ -125,9 +125,13 @@ fn a_small_deck_end_to_end_in_seconds() {
         .iter()
         .map(|s| s["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["frame", "census", "frames", "insertion", "balance"]);
+    assert_eq!(
+        names,
+        ["frame", "census", "frames", "insertion", "split", "balance"]
+    );
     for c in cycles {
-        assert!(["ansatz", "frames", "insertion"].contains(&c["found_by"].as_str().unwrap()));
+        let by = c["found_by"].as_str().unwrap();
+        assert!(["ansatz", "frames", "insertion", "split"].contains(&by));
         assert_eq!(c["reach"], 8);
     }
     assert_deals_reach_their_cycles(cycles, "8-2J2Q2K2A");
@@ -323,8 +327,10 @@ fn the_insertion_route_grows_balanced_cycles_the_frame_misses() {
         discover(
             &config(
                 deck,
+                // The split route left out: this test is the frame's and insertion's.
                 Scope {
                     whole_deck_limit: 0,
+                    split: None,
                     ..Scope::DEFAULT
                 }
                 .with(route, Some(16)),

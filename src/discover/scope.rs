@@ -147,9 +147,11 @@ impl Scope {
                 self.frame_sweep_limit
             ),
         };
-        // The split route came later still: named, as the others, only where it differs.
-        if own.map(|o| o.split) != Some(self.split) {
-            extra += &format!(" split={:?}", self.split.map(|s| s.positions));
+        // The split route came later still: named wherever it runs, so a checkpoint written
+        // before it (whose step list lacks it) is refused, and a run without it (one route
+        // alone) keeps the fingerprint it had.
+        if let Some(s) = self.split {
+            extra += &format!(" split={}", s.positions);
         }
         format!(
             "Scope {{ name: {:?}, heads: HeadScope {{ max_around: {}, max_len: {}, max_faces: {}, filter_len: {}, filter_faces: {} }}, accumulation_margin: {}, whole_frame_limit: {}, insertion: {:?}, ansatz: {} }}{extra}",
