@@ -15,7 +15,7 @@
 # the kinds queue, 3 players, --naive), assemble, discover on small decks. About 3 minutes.
 set -euo pipefail
 case "${1:-}" in -h | --help) sed -n '2,/^set -e/{/^#/{s/^# \{0,1\}//;p}}' "$0"; exit 0 ;; esac
-drop='walk(if type == "object" then with_entries(select(.key | test("per_second|^seconds$|^run$|^elapsed$|^rate$") | not)) else . end)'
+drop='walk(if type == "object" then with_entries(select(.key | test("per_second|^seconds$|^run$|^elapsed$|^rate$|^isa$|^lanes$") | not)) else . end)'
 if [ "${1:-}" = --compare ]; then
   old=$2 new=$3 bad=0
   for f in "$old"/*.json; do
