@@ -163,10 +163,13 @@ pub(crate) trait Kernel {
 }
 
 /// The forms of AVX-512 with VBMI2.
+#[cfg(target_arch = "x86_64")]
 pub(crate) struct Avx512Vbmi2;
 /// The forms of AVX-512 (without VBMI2: no split lanes).
+#[cfg(target_arch = "x86_64")]
 pub(crate) struct Avx512;
 /// The forms of AVX2.
+#[cfg(target_arch = "x86_64")]
 pub(crate) struct Avx2;
 /// The portable forms: plain Rust, any processor.
 pub(crate) struct Portable;
@@ -267,6 +270,7 @@ impl Forms for Portable {
 
 /// Calls `$then!($($args)* "feature" ...)` with the feature list of a form: each feature string
 /// of the crate is written here once, and the lists build on each other.
+#[cfg(target_arch = "x86_64")]
 macro_rules! features {
     (base => $then:ident!($($args:tt)*)) => {
         $then! { $($args)* "bmi1" "bmi2" "lzcnt" "popcnt" }
