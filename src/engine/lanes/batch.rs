@@ -151,3 +151,62 @@ impl Batch {
         ends.clear();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::DeckSpec;
+    use crate::deal::{shuffle_cards, split_deal};
+    use crate::engine::{Outcome, reference};
+
+    /// `play_deals` reports every deal once, under its own index, with the finish the reference
+    /// engine gives it; the deals cross a batch boundary, so the payloads of later games in a
+    /// batch are read back too.
+    #[test]
+    fn play_deals_reports_each_deal_as_the_reference_plays_it() {
+        let Some(mut batch) = Batch::new() else {
+            eprintln!("skipped: this processor has no lanes");
+            return;
+        };
+        let cards = DeckSpec::STANDARD.cards();
+        let position = |index: u64| {
+            let mut c = cards.clone();
+            shuffle_cards(&mut c, 11, index);
+            split_deal(c)
+        };
+        let n = BATCH as u64 * 2 + 37;
+        let mut seen = vec![None; n as usize];
+        batch.play_deals(
+            0..n,
+            |i| Game::from_position(&position(i)),
+            |i, f| {
+                assert!(seen[i as usize].replace(f).is_none(), "deal {i} twice");
+            },
+        );
+        for (i, f) in seen.into_iter().enumerate() {
+            let f = f.unwrap_or_else(|| panic!("deal {i} not reported"));
+            match (reference::play(&position(i as u64)), f) {
+                (_, Finish::TooLong) => {}
+                (
+                    Outcome::Terminates {
+                        winner,
+                        tricks,
+                        cards,
+                    },
+                    f,
+                ) => {
+                    assert_eq!(
+                        f,
+                        Finish::Won {
+                            winner,
+                            tricks,
+                            cards
+                        },
+                        "deal {i}"
+                    )
+                }
+                (Outcome::Cycle(_), f) => panic!("deal {i} never ends, reported {f:?}"),
+            }
+        }
+    }
+}
