@@ -156,8 +156,9 @@ impl Batch {
 mod tests {
     use super::*;
     use crate::card::DeckSpec;
-    use crate::deal::{shuffle_cards, split_deal};
     use crate::engine::{Outcome, reference};
+    use crate::position::Position;
+    use crate::rng::SplitMix64;
 
     /// `play_deals` reports every deal once, under its own index, with the finish the reference
     /// engine gives it; the deals cross a batch boundary, so the payloads of later games in a
@@ -170,9 +171,11 @@ mod tests {
         };
         let cards = DeckSpec::STANDARD.cards();
         let position = |index: u64| {
+            // Shuffled here, not by `deal` (which builds on the engine).
             let mut c = cards.clone();
-            shuffle_cards(&mut c, 11, index);
-            split_deal(c)
+            SplitMix64::for_index(11, index).shuffle(&mut c);
+            let h2 = c.split_off(26);
+            Position::new(c, h2, 0)
         };
         let n = BATCH as u64 * 2 + 37;
         let mut seen = vec![None; n as usize];
