@@ -185,7 +185,7 @@ impl Job for ExhaustiveJob<'_> {
         parts: Vec<Self::Part>,
         out: Option<&Path>,
     ) -> Result<ExhaustiveAnswer, RunError> {
-        let (stats, seconds, threads) = combine(&ctx, parts);
+        let (stats, seconds, threads) = combine(&ctx, parts)?;
         if stats.deals != ctx.deals {
             return Err(RunError::failed(format!(
                 "internal error: counted {} deals of {}",
@@ -206,11 +206,20 @@ impl Job for ExhaustiveJob<'_> {
     }
 }
 
-/// The parts' statistics merged, their seconds summed and their threads.
+/// The parts' statistics merged, their seconds summed and their threads; an input error if a
+/// part could not have come from a run of the context's deck (a damaged or forged shard file).
 fn combine(
     ctx: &ExhaustiveContext,
     parts: Vec<(ExhaustiveStats, f64, usize)>,
-) -> (ExhaustiveStats, f64, usize) {
+) -> Result<(ExhaustiveStats, f64, usize), RunError> {
+    let bad = |e: String| RunError::Input(format!("shard file of search exhaustive: {e}"));
+    let deck: DeckSpec = ctx.deck.parse().map_err(|e| bad(format!("{e}")))?;
+    crate::search::random::check_players(&deck, ctx.players).map_err(|e| bad(e.to_string()))?;
+    let mut left = ctx.deals;
+    for (s, _, _) in &parts {
+        s.check(ctx.players, &deck, left).map_err(bad)?;
+        left -= s.deals;
+    }
     let single = parts.len() == 1;
     let mut stats = ExhaustiveStats::new(ctx.players);
     let (mut seconds, mut threads) = (0.0, 0);
@@ -223,7 +232,7 @@ fn combine(
         seconds += secs;
         threads += th;
     }
-    (stats, seconds, threads)
+    Ok((stats, seconds, threads))
 }
 
 /// `merge --partial` of some shards of an exhaustive job array (one still running): the census
@@ -234,16 +243,16 @@ pub fn finish_partial(
     parts: Vec<(ExhaustiveStats, f64, usize)>,
     shards: Vec<u32>,
     of: u32,
-) -> ExhaustiveAnswer {
-    let (stats, seconds, threads) = combine(&ctx, parts);
+) -> Result<ExhaustiveAnswer, RunError> {
+    let (stats, seconds, threads) = combine(&ctx, parts)?;
     let mut json = census_json(&ctx, &stats, seconds, threads);
     json["partial"] = json!({"shards": shards, "of": of});
     json["deals_of_deck"] = json!(ctx.deals);
-    ExhaustiveAnswer {
+    Ok(ExhaustiveAnswer {
         json,
         stats,
         result: None,
-    }
+    })
 }
 
 /// The cards of one period of the cycle named by `id` (replayed with the reference engine), for

@@ -60,7 +60,7 @@ pub fn merge(paths: &[PathBuf], out: Option<&Path>, partial: bool) -> Result<Mer
         "search-exhaustive" if partial => {
             let (ctx, parts) = decode_parts::<ExhaustiveJob>(&files)?;
             let count = files[0].shard.count;
-            Merged::Exhaustive(exhaustive::finish_partial(ctx, parts, shards(), count))
+            Merged::Exhaustive(exhaustive::finish_partial(ctx, parts, shards(), count)?)
         }
         "find-pieces" => Merged::FindPieces(merge_parts::<FindJob>(&files, out)?),
         "family" => Merged::Family(merge_parts::<FamilyJob>(&files, out)?),

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::card::Card;
+use crate::card::{Card, DeckSpec, KINDS};
 use crate::engine::multi::MultiPosition;
 
 /// Which player holds the extra card of a two-player deal of an odd number of cards. Paulhus's
@@ -121,5 +121,92 @@ impl ExhaustiveStats {
         let e = self.distinct_cycles.entry(id).or_default();
         e.period = period;
         e.deals += deals;
+    }
+}
+
+impl ExhaustiveStats {
+    /// Checks totals read from a file (a shard file to merge) against what any run of `players`
+    /// on `deck` reports: a seat count for each player, wins and cycles adding up to the deals,
+    /// the cycle classes to the cycles, and a longest game dealt from `deck`. The sums are
+    /// checked, so totals that pass merge without overflow up to `deals` of the run.
+    pub fn check(&self, players: usize, deck: &DeckSpec, deals: u64) -> Result<(), String> {
+        if self.wins.len() != players {
+            return Err(format!(
+                "{} win counts for {players} players",
+                self.wins.len()
+            ));
+        }
+        let won = checked_sum(self.wins.iter().copied()).and_then(|w| w.checked_add(self.cycles));
+        if won != Some(self.deals) || self.deals > deals {
+            return Err(format!(
+                "wins and cycles do not add up to the {} deals (of {deals})",
+                self.deals
+            ));
+        }
+        if checked_sum(self.distinct_cycles.values().map(|c| c.deals)) != Some(self.cycles) {
+            return Err(format!(
+                "cycle classes do not add up to the {} cycles",
+                self.cycles
+            ));
+        }
+        match &self.longest {
+            Some(l) if l.deal.iter().any(|&c| c as usize >= KINDS) => {
+                Err("the longest game holds a card that is no card".into())
+            }
+            Some(l) if DeckSpec::of_cards(&l.deal) != *deck => {
+                Err(format!("the longest game is not a deal of {deck}"))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The sum, or `None` where it overflows.
+fn checked_sum(xs: impl IntoIterator<Item = u64>) -> Option<u64> {
+    xs.into_iter().try_fold(0u64, u64::checked_add)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The totals of a run of two players on `1-1J` (2 deals, one won by each seat).
+    fn two_deals() -> ExhaustiveStats {
+        ExhaustiveStats {
+            deals: 2,
+            cycles: 0,
+            wins: vec![1, 1],
+            distinct_cycles: BTreeMap::new(),
+            longest: Some(Longest {
+                deal: vec![0, 1],
+                cards: 2,
+                tricks: 1,
+            }),
+        }
+    }
+
+    #[test]
+    fn check_passes_what_a_run_reports_and_names_what_no_run_could() {
+        let deck: DeckSpec = "1-1J".parse().unwrap();
+        assert_eq!(two_deals().check(2, &deck, 2), Ok(()));
+        let broken: [(&str, fn(&mut ExhaustiveStats)); 6] = [
+            ("win counts", |s| s.wins.push(0)),
+            ("add up", |s| s.wins[0] = u64::MAX),
+            ("add up", |s| s.deals = 3),
+            ("cycle classes", |s| {
+                s.cycles = 1;
+                s.deals = 3;
+            }),
+            ("no card", |s| s.longest.as_mut().unwrap().deal[0] = 5),
+            ("not a deal", |s| s.longest.as_mut().unwrap().deal[0] = 1),
+        ];
+        for (says, damage) in broken {
+            let mut s = two_deals();
+            damage(&mut s);
+            let e = s.check(2, &deck, 3).unwrap_err();
+            assert!(e.contains(says), "{e:?} should say {says:?}");
+        }
+        // More deals than the run has.
+        assert!(two_deals().check(2, &deck, 1).is_err());
     }
 }
