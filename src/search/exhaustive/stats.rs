@@ -170,6 +170,8 @@ fn checked_sum(xs: impl IntoIterator<Item = u64>) -> Option<u64> {
 mod tests {
     use super::*;
 
+    type Damage = fn(&mut ExhaustiveStats);
+
     /// The totals of a run of two players on `1-1J` (2 deals, one won by each seat).
     fn two_deals() -> ExhaustiveStats {
         ExhaustiveStats {
@@ -189,7 +191,7 @@ mod tests {
     fn check_passes_what_a_run_reports_and_names_what_no_run_could() {
         let deck: DeckSpec = "1-1J".parse().unwrap();
         assert_eq!(two_deals().check(2, &deck, 2), Ok(()));
-        let broken: [(&str, fn(&mut ExhaustiveStats)); 6] = [
+        let broken: [(&str, Damage); 6] = [
             ("win counts", |s| s.wins.push(0)),
             ("add up", |s| s.wins[0] = u64::MAX),
             ("add up", |s| s.deals = 3),
