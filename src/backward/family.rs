@@ -23,6 +23,9 @@ pub enum FamilyError {
     TooManyCards(usize),
     #[error("position holds {0} cards; the visited set's u128 key holds at most {PACK_MAX_CARDS}")]
     TooManyCardsForKey(usize),
+    /// Closure parts read from files that hold no position, not even the cycle's own.
+    #[error("the closure's parts hold no position, not even the cycle's")]
+    EmptyClosure,
 }
 
 /// A cycle and its backward closure.

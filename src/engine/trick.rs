@@ -303,6 +303,7 @@ mod tests {
     use super::*;
     use crate::engine::game::random_positions;
     use crate::engine::reference::{self, Trick};
+    use crate::position::Position;
 
     /// One trick against the reference engine's, from trick boundaries, in every plane.
     #[test]
@@ -371,44 +372,35 @@ mod tests {
                     "{pos}: unread cards on top"
                 );
             }
-            match (reference::trick(&pos), step) {
-                (Trick::Next { next, cards }, Step::Next { cards: c }) => {
-                    assert_eq!(u64::from(c), cards, "{pos}");
-                    assert_eq!(g.to_position(), next, "{pos}");
-                }
-                (
-                    Trick::End { winner, cards },
-                    Step::End {
-                        winner: w,
-                        cards: c,
-                    },
-                ) => {
-                    assert_eq!((winner, cards), (w, u64::from(c)), "{pos}");
-                }
-                (r, s) => panic!("{pos}: reference {r:?}, trick {s:?}"),
-            }
+            agrees(&pos, &g, step);
         }
     }
 
     fn check<H: Plane>(seed: u64, max_cards: u64) {
         for pos in random_positions(seed, 100_000, max_cards) {
             let mut g = Game::<H>::from_position(&pos);
-            match (reference::trick(&pos), g.trick()) {
-                (Trick::Next { next, cards }, Step::Next { cards: c }) => {
-                    assert_eq!(u64::from(c), cards, "{pos}");
-                    assert_eq!(g.to_position(), next, "{pos}");
-                }
-                (
-                    Trick::End { winner, cards },
-                    Step::End {
-                        winner: w,
-                        cards: c,
-                    },
-                ) => {
-                    assert_eq!((winner, cards), (w, u64::from(c)), "{pos}");
-                }
-                (r, s) => panic!("{pos}: reference {r:?}, trick {s:?}"),
+            let step = g.trick();
+            agrees(&pos, &g, step);
+        }
+    }
+
+    /// The trick `g` played from `pos` (ending in `step`) is the reference's trick.
+    fn agrees<H: Plane>(pos: &Position, g: &Game<H>, step: Step) {
+        match (reference::trick(pos), step) {
+            (Trick::Next { next, cards }, Step::Next { cards: c }) => {
+                assert_eq!(u64::from(c), cards, "{pos}");
+                assert_eq!(g.to_position(), next, "{pos}");
             }
+            (
+                Trick::End { winner, cards },
+                Step::End {
+                    winner: w,
+                    cards: c,
+                },
+            ) => {
+                assert_eq!((winner, cards), (w, u64::from(c)), "{pos}");
+            }
+            (r, s) => panic!("{pos}: reference {r:?}, trick {s:?}"),
         }
     }
 }

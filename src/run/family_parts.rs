@@ -49,7 +49,11 @@ pub fn family_from_parts(
     seconds: f64,
 ) -> Result<Family, FamilyError> {
     let info = cycle_of(pos, cfg)?;
-    Ok(family_from_closure(info, merge(parts), seconds))
+    let whole = merge(parts);
+    if whole.deepest.is_none() {
+        return Err(FamilyError::EmptyClosure);
+    }
+    Ok(family_from_closure(info, whole, seconds))
 }
 
 /// The seeds shard `shard` owns: the seeds at indices `s` with `s % N == I`.

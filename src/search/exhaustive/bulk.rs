@@ -117,16 +117,8 @@ pub(super) fn push_narrow(
         if ctx.n > NARROW_CARDS && !TallyBatch::<u32>::counts_fit(leaf.cards, ctx.n as u32, limit) {
             return play_fixed(ctx, &mut leaf.node(*game), stats);
         }
-        if !queue(ctx, stats, &mut scratch.lanes.batch, leaf, game) {
-            return;
-        }
-    } else {
-        scratch.games.push(*game);
     }
-    scratch.leaves.push(leaf);
-    if scratch.leaves.len() == BATCH {
-        flush(ctx, stats, scratch);
-    }
+    enqueue(ctx, stats, scratch, leaf, game);
 }
 
 /// Queues a fully fixed game of a deck of more than 32 cards: straight into the `u64` lanes'
@@ -139,6 +131,19 @@ pub(super) fn push_wide(
     scratch: &mut Waiting<u64>,
     leaf: Leaf<u64>,
     game: &Game<u64>,
+) {
+    enqueue(ctx, stats, scratch, leaf, game);
+}
+
+/// Queues a fully fixed game into the lanes' arrays where they tally, else into `scratch.games`;
+/// plays the batch when it is full.
+#[inline(always)]
+fn enqueue<W: Width>(
+    ctx: &Ctx,
+    stats: &mut ExhaustiveStats,
+    scratch: &mut Waiting<W>,
+    leaf: Leaf<W>,
+    game: &Game<W>,
 ) {
     if scratch.lanes.tally {
         if !queue(ctx, stats, &mut scratch.lanes.batch, leaf, game) {
