@@ -1,0 +1,64 @@
+#!/bin/bash
+# Speed of two builds side by side, for holding a change to its base: each command of a fixed set
+# runs with the base binary and the new one in turn (interleaved, so a change of machine load
+# hits both alike), ROUNDS times under each instruction set asked for, and the best user-CPU
+# seconds of each are printed with the ratio new/base (above 1: the new build is slower).
+# Usage: scripts/speed.sh BASE_BINARY NEW_BINARY [ROUNDS [ISA...]]
+#        (ROUNDS default 3; ISAs default: those the processor has of avx512 avx2 portable)
+#        SPEED_ONLY='ex24 ex36' scripts/speed.sh ...   only the commands named
+# The set (issue 63): bench --games 4000000 --threads 1; search random --games 2000000 --seed 7
+# --threads 1; search exhaustive slices at 24, 26, 32, 36 and 44 cards (--threads 1); family of the
+# 2024 cycle (100 runs in a row: one takes about a millisecond). Everything runs in a scratch folder. Pause other work on the machine first: one
+# thread each, but a busy second core still moves figures by several per cent.
+set -euo pipefail
+case "${1:-}" in -h | --help | "") sed -n '2,/^set -e/{/^#/{s/^# \{0,1\}//;p}}' "$0"; exit 0 ;; esac
+base=$(realpath "$1") new=$(realpath "$2") rounds=${3:-3}
+shift 2
+[ $# -gt 0 ] && shift
+isas=("$@")
+if [ ${#isas[@]} -eq 0 ]; then
+  grep -qw avx512f /proc/cpuinfo && isas+=(avx512)
+  grep -qw avx2 /proc/cpuinfo && isas+=(avx2)
+  isas+=(portable)
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+declare -A cmds=(
+  [bench]="bench --games 4000000 --threads 1"
+  [random]="search random --games 2000000 --seed 7 --threads 1 -q --out ."
+  [ex24]="search exhaustive --deck 16-2J2Q2K2A --shard 0/16 --threads 1 -q --out ."
+  [ex26]="search exhaustive --deck 18-2J2Q2K2A --shard 0/128 --threads 1 -q --out ."
+  [ex32]="search exhaustive --deck 24-2J2Q2K2A --shard 0/1024 --threads 1 -q --out ."
+  [ex36]="search exhaustive --deck 28-2J2Q2K2A --shard 0/2048 --threads 1 -q --out ."
+  [ex44]="search exhaustive --deck 36-2J2Q2K2A --shard 0/16384 --threads 1 -q --out ."
+  [family]="family --threads 1 -q --out family.json"
+)
+# How many runs in a row one measurement is (the rest: 1).
+declare -A reps=([family]=100)
+order=(bench random ex24 ex26 ex32 ex36 ex44 family)
+[ -n "${SPEED_ONLY:-}" ] && read -ra order <<< "$SPEED_ONLY"
+# user seconds of $times runs of BIN ARGS... under ANSATZ_ISA=$isa, in a fresh scratch folder
+user_s() {
+  local bin=$1 dir
+  shift
+  dir=$(mktemp -d -p "$work")
+  (cd "$dir" && ANSATZ_ISA=$isa /usr/bin/time -f %U -o "$dir/.t" \
+    bash -c 'for ((i = 0; i < $0; i++)); do "$@" > /dev/null 2>&1; done' "$times" "$bin" "$@")
+  cat "$dir/.t"
+}
+best() { printf '%s\n' "$@" | sort -g | head -1; }
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores"
+printf '%-8s %-9s %9s %9s %7s\n' command isa base_s new_s new/base
+for isa in "${isas[@]}"; do
+  for name in "${order[@]}"; do
+    read -ra args <<< "${cmds[$name]}"
+    times=${reps[$name]:-1}
+    b=() n=()
+    for ((r = 0; r < rounds; r++)); do
+      b+=("$(user_s "$base" "${args[@]}")")
+      n+=("$(user_s "$new" "${args[@]}")")
+    done
+    bb=$(best "${b[@]}") nn=$(best "${n[@]}")
+    printf '%-8s %-9s %9s %9s %7.3f\n' "$name" "$isa" "$bb" "$nn" "$(echo "$nn / $bb" | bc -l)"
+  done
+done
