@@ -171,6 +171,10 @@ impl Job for RandomJob<'_> {
         out: Option<&Path>,
     ) -> Result<RandomAnswer, RunError> {
         let cfg = ctx.cfg;
+        // The context comes from a file: a damaged or forged one may name a deal that cannot be
+        // made, which the cycles' replay below would deal.
+        cfg.validate()
+            .map_err(|e| RunError::Input(format!("shard file of search random: {e}")))?;
         let mut stats = GameStats::new(cfg.players, cfg.top).trimmed();
         let (mut seconds, mut threads, mut resumed, mut earlier) = (0.0, 0, 0, 0.0);
         let single = parts.len() == 1;
@@ -347,4 +351,43 @@ fn write_results(
     summary.push_str(&run.text_block());
     write(&dir.join(format!("{name}.txt")), summary.as_bytes())?;
     Ok(jsonl)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A shard file's context that names a deal no run could make (one player) is refused as bad
+    /// input before anything is replayed or written.
+    #[test]
+    fn finish_refuses_a_context_that_cannot_deal() {
+        let cfg = RandomConfig {
+            deck: "standard".parse().unwrap(),
+            players: 1,
+            balanced_faces: false,
+            seed: 7,
+            games: 0,
+            top: 10,
+        };
+        let ctx = RandomContext {
+            cfg,
+            name: "forged".into(),
+            command: "ansatz search random".into(),
+        };
+        let part = RandomPart {
+            stats: GameStats::new(1, 10),
+            seconds: 0.0,
+            threads: 1,
+            resumed: 0,
+            earlier_seconds: 0.0,
+        };
+        let out = std::env::temp_dir().join(format!("ansatz-forged-random-{}", std::process::id()));
+        let got = RandomJob::finish(ctx, vec![part], Some(&out));
+        let _ = std::fs::remove_dir_all(&out);
+        match got {
+            Err(RunError::Input(e)) => assert!(e.contains("players"), "{e}"),
+            Err(e) => panic!("not an input error: {e}"),
+            Ok(_) => panic!("a one-player context was merged"),
+        }
+    }
 }
