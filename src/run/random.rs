@@ -173,8 +173,24 @@ impl Job for RandomJob<'_> {
         let cfg = ctx.cfg;
         // The context comes from a file: a damaged or forged one may name a deal that cannot be
         // made, which the cycles' replay below would deal.
-        cfg.validate()
-            .map_err(|e| RunError::Input(format!("shard file of search random: {e}")))?;
+        let bad = |e: String| RunError::Input(format!("shard file of search random: {e}"));
+        cfg.validate().map_err(|e| bad(e.to_string()))?;
+        let (mut left, mut sums) = (cfg.games, Some((0u64, 0u64)));
+        for p in &parts {
+            p.stats
+                .check(cfg.players, cfg.top, left, cfg.games)
+                .map_err(bad)?;
+            left -= p.stats.games;
+            sums = sums.and_then(|(c, t)| {
+                Some((
+                    c.checked_add(p.stats.cards_sum)?,
+                    t.checked_add(p.stats.tricks_sum)?,
+                ))
+            });
+        }
+        if sums.is_none() {
+            return Err(bad("the card or trick sums overflow".into()));
+        }
         let mut stats = GameStats::new(cfg.players, cfg.top).trimmed();
         let (mut seconds, mut threads, mut resumed, mut earlier) = (0.0, 0, 0, 0.0);
         let single = parts.len() == 1;

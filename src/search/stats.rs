@@ -186,18 +186,78 @@ impl GameStats {
     pub fn half_life_tricks(&self) -> Option<f64> {
         half_life(&self.hist_tricks)
     }
+
+    /// Whether these totals (read from a file: a shard) are what a run of `players` seats that
+    /// keeps `top` longest games reports, over at most `games` of the deals `0..of`: a win count
+    /// per seat adding up to the terminating games, those and the cycles to the games,
+    /// histograms adding up to the terminating games and weighing up to the card and trick sums,
+    /// and deal indices below `of`. Every sum is checked, so totals that pass merge without
+    /// overflow as long as the parts' games add up to at most `of`.
+    pub fn check(&self, players: usize, top: usize, games: u64, of: u64) -> Result<(), String> {
+        if self.wins.len() != players {
+            return Err(format!(
+                "{} win counts for {players} players",
+                self.wins.len()
+            ));
+        }
+        let played = checked_sum(self.wins.iter().copied())
+            .filter(|&w| w == self.terminating)
+            .and_then(|w| w.checked_add(self.cycles.len() as u64));
+        if played != Some(self.games) || self.games > games {
+            return Err(format!(
+                "wins and cycles do not add up to the {} games (of at most {games})",
+                self.games
+            ));
+        }
+        for (hist, sum, what) in [
+            (&self.hist_cards, self.cards_sum, "cards"),
+            (&self.hist_tricks, self.tricks_sum, "tricks"),
+        ] {
+            let count = checked_sum(hist.iter().copied());
+            let weight = hist.iter().enumerate().try_fold(0u64, |acc, (v, &n)| {
+                n.checked_mul(v as u64).and_then(|x| acc.checked_add(x))
+            });
+            if count != Some(self.terminating) || weight != Some(sum) {
+                return Err(format!(
+                    "the {what} histogram does not add up to the terminating games and their {what}"
+                ));
+            }
+        }
+        if self.top != top
+            || self.longest_by_cards.len() > top
+            || self.longest_by_tricks.len() > top
+        {
+            return Err(format!(
+                "longest games kept for a top of {} (the run keeps {top})",
+                self.top
+            ));
+        }
+        let indices = (self.longest_by_cards.iter().chain(&self.longest_by_tricks))
+            .map(|r| r.index)
+            .chain(self.cycles.iter().map(|c| c.index));
+        if let Some(i) = indices.into_iter().find(|&i| i >= of) {
+            return Err(format!("deal {i} past the run's {of} deals"));
+        }
+        Ok(())
+    }
+}
+
+/// The sum, or `None` where it overflows.
+fn checked_sum(xs: impl IntoIterator<Item = u64>) -> Option<u64> {
+    xs.into_iter().try_fold(0u64, u64::checked_add)
 }
 
 /// The lower median of a histogram.
 pub fn median(hist: &[u64]) -> Option<u64> {
-    let total: u64 = hist.iter().sum();
+    let total: u64 = checked_sum(hist.iter().copied())?;
     if total == 0 {
         return None;
     }
-    let mut seen = 0;
+    let mut seen = 0u64;
     for (v, &n) in hist.iter().enumerate() {
         seen += n;
-        if 2 * seen >= total {
+        // `2 * seen >= total`, which would overflow past 2^63 games.
+        if seen >= total - seen {
             return Some(v as u64);
         }
     }
@@ -266,5 +326,56 @@ mod tests {
         let idx: Vec<u64> = ab.longest_by_tricks.iter().map(|r| r.index).collect();
         assert_eq!(idx, vec![3, 2]);
         assert_eq!(median(&ab.hist_cards), Some(20));
+    }
+
+    /// Totals of three games of two seats (one cycle), as a run of deals `0..3` keeps them.
+    fn three_games() -> GameStats {
+        let mut s = GameStats::new(2, 2);
+        s.add_game(0, 0, 10, 2);
+        s.add_game(2, 1, 30, 5);
+        s.add_cycle(FoundCycle {
+            index: 1,
+            preperiod: 0,
+            period: 4,
+            cards: 40,
+            tricks: 8,
+            cycle_cards: 20,
+            cycle_id: "J-/-J- (1)".into(),
+        });
+        s.trimmed()
+    }
+
+    #[test]
+    fn check_passes_what_a_run_reports_and_names_what_no_run_could() {
+        assert_eq!(three_games().check(2, 2, 3, 3), Ok(()));
+        type Damage = fn(&mut GameStats);
+        let broken: [(&str, Damage); 9] = [
+            ("win counts", |s| s.wins.push(0)),
+            ("add up", |s| s.wins[0] = u64::MAX),
+            ("add up", |s| s.games = 4),
+            ("cards histogram", |s| s.hist_cards[10] = u64::MAX),
+            ("cards histogram", |s| s.cards_sum += 1),
+            ("tricks histogram", |s| s.tricks_sum = 0),
+            ("top of 3", |s| s.top = 3),
+            ("past the run", |s| s.longest_by_tricks[0].index = 3),
+            ("past the run", |s| s.cycles[0].index = u64::MAX),
+        ];
+        for (what, damage) in broken {
+            let mut s = three_games();
+            damage(&mut s);
+            let e = s.check(2, 2, 3, 3).expect_err(what);
+            assert!(e.contains(what), "{what}: {e}");
+        }
+        // Fewer games left for this part than it holds.
+        assert!(three_games().check(2, 2, 2, 3).is_err());
+    }
+
+    /// The median past 2^63 games (a forged shard's histogram once overflowed `2 * seen`).
+    #[test]
+    fn median_of_a_histogram_past_half_of_u64() {
+        assert_eq!(median(&[u64::MAX / 2 + 1, 0, u64::MAX / 2]), Some(0));
+        assert_eq!(median(&[u64::MAX / 2, 0, u64::MAX / 2 + 1]), Some(2));
+        assert_eq!(median(&[u64::MAX / 2 - 1, 0, u64::MAX / 2 + 1]), Some(2));
+        assert_eq!(median(&[u64::MAX, 1]), None);
     }
 }
