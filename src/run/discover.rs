@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use timely::worker::Worker;
 
 use super::cluster::{Cluster, position, round_collect};
-use super::job::{Job, Ran, Stop};
+use super::job::{Job, Ran, Stop, plain_name};
 use super::shard::Shard;
 use super::write;
 use super::{Mode, RunError};
@@ -264,7 +264,7 @@ impl Job for DiscoverJob<'_> {
             .map(|s| (s.name.clone(), s.seconds))
             .collect();
         let run = Run::here(ctx.command, threads, seconds).with_stages(stages);
-        let mut files = write_files(&dir, &ctx.name, &found, &run)?;
+        let mut files = write_files(&dir, plain_name(&ctx.name)?, &found, &run)?;
         let standard = found
             .deck
             .parse::<DeckSpec>()

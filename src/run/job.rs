@@ -174,6 +174,22 @@ pub fn merge_parts<J: Job>(files: &[ShardFile], out: Option<&Path>) -> Result<J:
     J::finish(ctx, parts, out)
 }
 
+/// `name`, the stem of a run's result files as a shard file's context records it, if it is a
+/// plain file name: a damaged or forged one naming a path (`/`, `..`) would have the merge write
+/// outside the results directory.
+pub fn plain_name(name: &str) -> Result<&str, RunError> {
+    let plain = !name.is_empty()
+        && !name.contains(['/', '\\', '\0'])
+        && Path::new(name).file_name() == Some(std::ffi::OsStr::new(name));
+    if plain {
+        Ok(name)
+    } else {
+        Err(RunError::Input(format!(
+            "shard file: the run's name {name:?} is not a plain file name"
+        )))
+    }
+}
+
 /// The context and the parts (in the files' order) that the shard files of `J` carry.
 pub fn decode_parts<J: Job>(files: &[ShardFile]) -> Result<(J::Context, Vec<J::Part>), RunError> {
     let what = J::COMMAND.replace('-', " ");
@@ -216,4 +232,23 @@ pub fn ran_in(v: &mut Value, lanes: Option<crate::engine::lanes::Shape>) {
     let isa = lanes.map_or_else(crate::engine::Isa::get, |s| s.isa);
     v["isa"] = json!(isa.name());
     v["lanes"] = json!(lanes.map(|s| s.to_string()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_name;
+
+    #[test]
+    fn a_run_name_is_a_plain_file_name() {
+        for ok in [
+            "random-standard-2p-seed7",
+            "discover-28-4J4Q4K-quick",
+            "a..b",
+        ] {
+            assert_eq!(plain_name(ok).ok(), Some(ok));
+        }
+        for bad in ["", ".", "..", "../x", "a/b", "/etc/x", "a\\b", "a\0b"] {
+            assert!(plain_name(bad).is_err(), "{bad:?}");
+        }
+    }
 }

@@ -7,7 +7,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::job::{Job, Ran, checkpoint_path, shard_path};
+use super::job::{Job, Ran, checkpoint_path, plain_name, shard_path};
 use super::search::{self as split, SplitError};
 use super::shard::Shard;
 use super::write;
@@ -223,7 +223,7 @@ impl Job for RandomJob<'_> {
         );
         let v = random_json(&cfg, &stats, seconds, rate, threads);
         let run = Run::here(ctx.command, threads, seconds);
-        let results = write_results(&dir, &ctx.name, &cfg, &stats, &v, &run)?;
+        let results = write_results(&dir, plain_name(&ctx.name)?, &cfg, &stats, &v, &run)?;
         Ok(RandomAnswer {
             cfg,
             stats,
