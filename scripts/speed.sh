@@ -26,7 +26,7 @@ trap 'rm -rf "$work"' EXIT
 declare -A cmds=(
   [bench]="bench --games 4000000 --threads 1"
   [random]="search random --games 2000000 --seed 7 --threads 1 -q --out ."
-  [ex24]="search exhaustive --deck 16-2J2Q2K2A --shard 0/16 --threads 1 -q --out ."
+  [ex24]="search exhaustive --deck 16-2J2Q2K2A --shard 0/64 --threads 1 -q --out ."
   [ex26]="search exhaustive --deck 18-2J2Q2K2A --shard 0/128 --threads 1 -q --out ."
   [ex32]="search exhaustive --deck 24-2J2Q2K2A --shard 0/1024 --threads 1 -q --out ."
   [ex36]="search exhaustive --deck 28-2J2Q2K2A --shard 0/2048 --threads 1 -q --out ."
