@@ -243,7 +243,7 @@ impl GameStats {
 }
 
 /// The sum, or `None` where it overflows.
-fn checked_sum(xs: impl IntoIterator<Item = u64>) -> Option<u64> {
+pub(crate) fn checked_sum(xs: impl IntoIterator<Item = u64>) -> Option<u64> {
     xs.into_iter().try_fold(0u64, u64::checked_add)
 }
 

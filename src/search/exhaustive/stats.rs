@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, DeckSpec, KINDS};
 use crate::engine::multi::MultiPosition;
+use crate::search::stats::checked_sum;
 
 /// Which player holds the extra card of a two-player deal of an odd number of cards. Paulhus's
 /// Table 1 deals the first player the extra card; the census counts both.
@@ -159,11 +160,6 @@ impl ExhaustiveStats {
             _ => Ok(()),
         }
     }
-}
-
-/// The sum, or `None` where it overflows.
-fn checked_sum(xs: impl IntoIterator<Item = u64>) -> Option<u64> {
-    xs.into_iter().try_fold(0u64, u64::checked_add)
 }
 
 #[cfg(test)]
