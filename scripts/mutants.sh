@@ -8,8 +8,10 @@
 #           shards K/110 for K = 0, 11, ..., 99 (together the round-robin shard 0 of 11, about
 #           160 mutants, in slices of about 16)
 #   trust   one module at a time: notation, position, card, library, backward, ansatz, each
-#           with its own tests and the integration tests that read or write it; N per module is
-#           its mutant count / 28, so shard 0/N holds about 28 of its mutants
+#           with its own tests and the integration tests that read or write it; the sample is
+#           every S-th mutant of the module, S its mutant count / 28 (about 28 mutants), run as
+#           the four shards K/4S for K = 0, S, 2S, 3S (each about 7 mutants, so that a shard
+#           finishes, and is recorded, within an hour or so on 2 cores)
 # Each finished shard's outcomes are appended to results/mutants/SET.tsv (one line a mutant:
 # shard, outcome, mutant) and its summary to results/mutants/SET-shards.tsv, so a run resumes
 # from the repository: shards already listed there are skipped.
@@ -20,7 +22,9 @@
 # It mutates the checkout it runs in (cargo-mutants --in-place, so the build folder is reused
 # from one mutant to the next): run it in a worktree of its own, with nothing uncommitted under
 # src/ (it refuses otherwise, and puts src/ back when it stops). Lean profile: [profile.mutants].
-# Needs cargo-mutants (installed with cargo install cargo-mutants --locked when missing).
+# MUTANTS_BASELINE=skip skips the unmutated run (when the build folder is warm from an earlier
+# run at the same commit). Needs cargo-mutants (cargo install cargo-mutants --locked, run when
+# missing).
 set -euo pipefail
 # The --file globs are cargo-mutants', not the shell's.
 set -f
@@ -71,11 +75,28 @@ run_shard() {
   dir=$(mktemp -d)
   # The first shard of a run checks that the tests pass unmutated; the later ones reuse that.
   # shellcheck disable=SC2086
+  local rc=0
   cargo mutants --in-place "${file_args[@]}" --shard "$k/$n" --sharding round-robin \
     --baseline "$baseline" --timeout "$timeout" --profile mutants --output "$dir" \
-    -- $tests || true
+    -- $tests || rc=$?
+  # 0: all caught, 2: some missed, 3: some timed out. Anything else (an interrupted run, a
+  # failing baseline) leaves the shard unrecorded, so a rerun does it again.
+  case $rc in
+    0 | 2 | 3) ;;
+    *) echo "scripts/mutants.sh: $set $k/$n stopped (cargo-mutants exit $rc): not recorded" >&2
+       rm -rf "$dir"; exit "$rc" ;;
+  esac
   baseline=skip
   local o="$dir/mutants.out" kind
+  # An interrupted run may still exit 2: record the shard only when every mutant has an outcome.
+  local want got
+  want=$(cargo mutants --list "${file_args[@]}" --shard "$k/$n" --sharding round-robin | wc -l)
+  got=$(cat "$o"/{caught,missed,timeout,unviable}.txt 2> /dev/null | wc -l)
+  if [ "$got" -ne "$want" ]; then
+    echo "scripts/mutants.sh: $set $k/$n has $got outcomes of $want mutants: not recorded" >&2
+    rm -rf "$dir"
+    exit 1
+  fi
   for kind in caught missed timeout unviable; do
     [ -f "$o/$kind.txt" ] || continue
     sed "s|^|$set\t$k/$n\t$kind\t|" "$o/$kind.txt" >> "$out/$set_name.tsv"
@@ -101,7 +122,7 @@ fi
 
 git diff --quiet -- src || { echo "scripts/mutants.sh: src/ has uncommitted changes (it mutates src/ in place)" >&2; exit 2; }
 trap 'git checkout -q -- src' EXIT
-baseline=run
+baseline=${MUTANTS_BASELINE:-run}
 # A mutant's tests may take this long (seconds) before it counts as a timeout: the unmutated
 # engine tests take about a minute in the lean profile.
 timeout=${MUTANTS_TIMEOUT:-300}
@@ -122,9 +143,13 @@ case $set_name in
       args=()
       for f in $(files_of "$m"); do args+=(--file "$f"); done
       total=$(cargo mutants --list "${args[@]}" | wc -l)
-      n=$((total / 28))
-      [ "$n" -ge 1 ] || n=1
-      run_shard "$m" 0 "$n" "$(files_of "$m")" "$(tests_of "$m")"
+      stride=$((total / 28))
+      [ "$stride" -ge 1 ] || stride=1
+      # Round-robin shard K of 4S holds the mutants i with i % 4S == K: together the four are
+      # the mutants i % S == 0.
+      for k in 0 "$stride" $((2 * stride)) $((3 * stride)); do
+        run_shard "$m" "$k" $((4 * stride)) "$(files_of "$m")" "$(tests_of "$m")"
+      done
     done
     ;;
   *) echo "scripts/mutants.sh: unknown set '$set_name' (engine or trust)" >&2; exit 2 ;;

@@ -331,6 +331,11 @@ mod tests {
                 ..
             })
         ));
+        // The message names the notation the hand was read in (auto resolves to one of them).
+        let message = |s: &str, n: Notation| parse_setup(s, n).unwrap_err().to_string();
+        assert!(message("-X/J", Notation::Auto).ends_with("in dash notation"));
+        assert!(message("KH X/2", Notation::Cards).ends_with("in playing-card notation"));
+        assert!(message("12/9", Notation::Digits).ends_with("in digit notation"));
         assert!(matches!(p("--/J- (3)"), Err(ParseError::BadPlayer { .. })));
         assert!(matches!(p("--/J- (x)"), Err(ParseError::BadPlayer { .. })));
         // 64 hands are read, the last marked to move; 65 are refused, marked or not.
