@@ -167,20 +167,14 @@ fn split_suffix(chars: &[Located]) -> Result<(&[Located], Option<usize>), ParseE
         .map(|&(c, _)| c)
         .collect();
     let column = chars[open].1;
-    let player = match inner.as_str() {
-        "1" => 0,
-        "2" => 1,
+    // Players beyond 2 are accepted here; the caller checks them against the hand count.
+    let player = match inner.parse::<usize>() {
+        Ok(n) if (1..=MAX_HANDS).contains(&n) => n - 1,
         _ => {
-            // Players beyond 2 are accepted here; the caller checks them against the hand count.
-            match inner.parse::<usize>() {
-                Ok(n) if (1..=MAX_HANDS).contains(&n) => n - 1,
-                _ => {
-                    return Err(ParseError::BadPlayer {
-                        found: inner,
-                        column,
-                    });
-                }
-            }
+            return Err(ParseError::BadPlayer {
+                found: inner,
+                column,
+            });
         }
     };
     let body = &chars[..open];
@@ -336,6 +330,11 @@ mod tests {
         assert!(message("-X/J", Notation::Auto).ends_with("in dash notation"));
         assert!(message("KH X/2", Notation::Cards).ends_with("in playing-card notation"));
         assert!(message("12/9", Notation::Digits).ends_with("in digit notation"));
+        // A hand read alone counts its columns from 1 too, blanks included.
+        assert!(matches!(
+            parse_hand(" -X", Notation::Auto),
+            Err(ParseError::UnknownChar { column: 3, .. })
+        ));
         assert!(matches!(p("--/J- (3)"), Err(ParseError::BadPlayer { .. })));
         assert!(matches!(p("--/J- (x)"), Err(ParseError::BadPlayer { .. })));
         // 64 hands are read, the last marked to move; 65 are refused, marked or not.
