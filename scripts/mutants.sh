@@ -14,7 +14,8 @@
 #           finishes, and is recorded, within an hour or so on 2 cores)
 # Each finished shard's outcomes are appended to results/mutants/SET.tsv (one line a mutant:
 # shard, outcome, mutant) and its summary to results/mutants/SET-shards.tsv, so a run resumes
-# from the repository: shards already listed there are skipped.
+# from the repository: shards already listed there are skipped. cargo-mutants' logs of each
+# shard stay in target/mutants-out/.
 #
 # Usage: scripts/mutants.sh engine [N [K...]]     the engine sample (default as above)
 #        scripts/mutants.sh trust [MODULE...]      the trust sample (default every module)
@@ -105,6 +106,12 @@ run_shard() {
   printf '%s\t%s\tcaught %s\tmissed %s\ttimeout %s\tunviable %s\t%s\n' "$set" "$k/$n" \
     "$(count caught)" "$(count missed)" "$(count timeout)" "$(count unviable)" \
     "$(git rev-parse --short HEAD)" >> "$out/$set_name-shards.tsv"
+  # cargo-mutants' own output (each mutant's diff and build and test log: why one was unviable)
+  # stays in the ignored build folder.
+  local keep="target/mutants-out/$set-${k}-of-$n"
+  rm -rf "$keep"
+  mkdir -p target/mutants-out
+  mv "$o" "$keep"
   rm -rf "$dir"
 }
 
