@@ -269,7 +269,7 @@ fn parse_hand_located(chars: &[Located], notation: Notation) -> Result<Vec<Card>
 
 /// Writes a hand in dash notation.
 pub fn format_hand(hand: &[Card]) -> String {
-    hand.iter().map(|&c| symbol(c)).collect()
+    Dash(hand).to_string()
 }
 
 /// Display adapter for a hand in dash notation.
@@ -330,6 +330,15 @@ mod tests {
         assert!(message("-X/J", Notation::Auto).ends_with("in dash notation"));
         assert!(message("KH X/2", Notation::Cards).ends_with("in playing-card notation"));
         assert!(message("12/9", Notation::Digits).ends_with("in digit notation"));
+        // A hand read alone: auto reads playing cards where it sees no dash, and a 1 is a
+        // number card only as the 1 of a 10.
+        assert_eq!(parse_hand("10S KH", Notation::Auto), Ok(vec![0, 3]));
+        assert_eq!(parse_hand("", Notation::Auto), Ok(vec![]));
+        assert!(matches!(
+            parse_hand("1S", Notation::Cards),
+            Err(ParseError::AmbiguousDigit { ch: '1', column: 1 })
+        ));
+        assert_eq!(format_hand(&[0, 1, 2, 3, 4]), "-JQKA");
         // A hand read alone counts its columns from 1 too, blanks included.
         assert!(matches!(
             parse_hand(" -X", Notation::Auto),
