@@ -75,26 +75,20 @@ run_shard() {
   local dir
   dir=$(mktemp -d)
   # The first shard of a run checks that the tests pass unmutated; the later ones reuse that.
-  # shellcheck disable=SC2086
   local rc=0
+  # shellcheck disable=SC2086
   cargo mutants --in-place "${file_args[@]}" --shard "$k/$n" --sharding round-robin \
     --baseline "$baseline" --timeout "$timeout" --profile mutants --output "$dir" \
     -- $tests || rc=$?
-  # 0: all caught, 2: some missed, 3: some timed out. Anything else (an interrupted run, a
-  # failing baseline) leaves the shard unrecorded, so a rerun does it again.
-  case $rc in
-    0 | 2 | 3) ;;
-    *) echo "scripts/mutants.sh: $set $k/$n stopped (cargo-mutants exit $rc): not recorded" >&2
-       rm -rf "$dir"; exit "$rc" ;;
-  esac
   baseline=skip
   local o="$dir/mutants.out" kind
-  # An interrupted run may still exit 2: record the shard only when every mutant has an outcome.
+  # Recorded only when every mutant has an outcome: an interrupted run (which may still exit 2,
+  # "some missed") or a failing baseline leaves the shard unrecorded, so a rerun does it again.
   local want got
   want=$(cargo mutants --list "${file_args[@]}" --shard "$k/$n" --sharding round-robin | wc -l)
   got=$(cat "$o"/{caught,missed,timeout,unviable}.txt 2> /dev/null | wc -l)
   if [ "$got" -ne "$want" ]; then
-    echo "scripts/mutants.sh: $set $k/$n has $got outcomes of $want mutants: not recorded" >&2
+    echo "scripts/mutants.sh: $set $k/$n has $got outcomes of $want mutants (cargo-mutants exit $rc): not recorded" >&2
     rm -rf "$dir"
     exit 1
   fi
