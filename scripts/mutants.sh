@@ -12,10 +12,16 @@
 #           every S-th mutant of the module, S its mutant count / 28 (about 28 mutants), run as
 #           the four shards K/4S for K = 0, S, 2S, 3S (each about 7 mutants, so that a shard
 #           finishes, and is recorded, within an hour or so on 2 cores)
+# Each mutant is tested in two tiers, so that a rebuild is one test binary: first the library's
+# own tests of the module (`cargo test --lib`, a narrow filter); a mutant they miss is then built
+# and tested again with the wider suite (the library and the integration tests that read or write
+# the module), and counted missed only if that misses it too. A narrow filter alone undercounts
+# (the integration tests catch what the module's own tests do not); the wide suite alone costs
+# a rebuild of every test binary and about two minutes of tests for each mutant.
 # Each finished shard's outcomes are appended to results/mutants/SET.tsv (one line a mutant:
-# shard, outcome, mutant) and its summary to results/mutants/SET-shards.tsv, so a run resumes
-# from the repository: shards already listed there are skipped. cargo-mutants' logs of each
-# shard stay in target/mutants-out/.
+# shard, outcome, mutant) and its summary to results/mutants/SET-shards.tsv (with how many
+# mutants went on to the wide tier), so a run resumes from the repository: shards already listed
+# there are skipped. cargo-mutants' logs of each shard stay in target/mutants-out/.
 #
 # Usage: scripts/mutants.sh engine [N [K...]]     the engine sample (default as above)
 #        scripts/mutants.sh trust [MODULE...]      the trust sample (default every module)
@@ -38,7 +44,7 @@ shift
 out=results/mutants
 mkdir -p "$out"
 
-# The files of a module and the tests that cover it (after cargo test's `--`: test name filters).
+# The files of a module.
 files_of() {
   case $1 in
     engine) echo 'src/engine/**/*.rs src/search/exhaustive/**/*.rs' ;;
@@ -47,66 +53,109 @@ files_of() {
     *) echo "scripts/mutants.sh: unknown set or module '$1'" >&2; exit 2 ;;
   esac
 }
-tests_of() {
+# The filters (cargo test's test name filters) of the narrow tier, over the library's tests.
+narrow_of() {
+  case $1 in
+    engine) echo 'engine:: search::exhaustive' ;;
+    notation | position | card) echo 'notation position card' ;;
+    library | backward) echo "$1" ;;
+    ansatz) echo 'ansatz::' ;;
+  esac
+}
+# The filters of the wide tier, over the library's tests and the integration tests.
+wide_of() {
   case $1 in
     # The census rows are left out: they test the same walk on larger decks.
-    engine) echo '--lib --test main -- engine:: lanes:: search::exhaustive search::paulhus_6
-      search::paulhus_no_number search::prefix_sharing search::narrow_walk' ;;
+    engine) echo 'engine:: lanes:: search::exhaustive search::paulhus_6 search::paulhus_no_number
+      search::prefix_sharing search::narrow_walk' ;;
     # Notation, positions and cards are read and printed by almost every command: their own
     # tests, the engine's integration tests (positions parsed and played), the fuzz replays and
     # the golden answers of the CLI.
-    notation | position | card) echo '--lib --test main -- notation position card engine::
-      fuzz:: golden::' ;;
-    library) echo '--lib --test main -- library writes:: fuzz:: pieces::' ;;
-    backward) echo '--lib --test main -- backward family' ;;
-    ansatz) echo '--lib --test main -- ansatz:: assemble pieces::' ;;
+    notation | position | card) echo 'notation position card engine:: fuzz:: golden::' ;;
+    library) echo 'library writes:: fuzz:: pieces::' ;;
+    backward) echo 'backward family' ;;
+    ansatz) echo 'ansatz:: assemble pieces::' ;;
   esac
 }
 
-# One shard K/N of the mutants of `files` with `tests`, recorded under `set`.
+# Runs cargo-mutants on the mutants `args` select (files, shard or names), building and running
+# the test targets of TIER (narrow: the library's; wide: with the integration tests) with the
+# name filters `filters`; its outcome files land in DIR/mutants.out, and `outcomes` is set to how
+# many it recorded. Each tier's first run checks that its tests pass unmutated.
+declare -A baseline=([narrow]=${MUTANTS_BASELINE:-run} [wide]=${MUTANTS_BASELINE:-run})
+mutate() {
+  local dir=$1 tier=$2 filters=$3
+  shift 3
+  local cargo_args=(--cargo-arg=--lib)
+  [ "$tier" = wide ] && cargo_args+=(--cargo-arg=--test=main)
+  # shellcheck disable=SC2086
+  cargo mutants --in-place "$@" --baseline "${baseline[$tier]}" --timeout "$timeout" \
+    --profile mutants --output "$dir" "${cargo_args[@]}" -- -- $filters || true
+  baseline[$tier]=skip
+  outcomes=$({ cat "$dir/mutants.out"/{caught,missed,timeout,unviable}.txt 2> /dev/null || true; } | wc -l)
+}
+
+# A regex matching exactly the mutant names listed in FILE (cargo-mutants' --re).
+names_re() {
+  printf '^(%s)$' "$(sed 's/[][\\.+*?(){}|^$]/\\&/g' "$1" | paste -sd '|')"
+}
+
+# One shard K/N of the mutants of `files` (module `set`): the narrow tier, then the wide tier on
+# what it missed.
 run_shard() {
-  local set=$1 k=$2 n=$3 files=$4 tests=$5
+  local set=$1 k=$2 n=$3 files=$4
   if grep -q "^$set	$k/$n	" "$out/$set_name-shards.tsv" 2> /dev/null; then
     echo "$set $k/$n: done before" >&2
     return
   fi
   local file_args=() f
   for f in $files; do file_args+=(--file "$f"); done
-  local dir
-  dir=$(mktemp -d)
-  # The first shard of a run checks that the tests pass unmutated; the later ones reuse that.
-  local rc=0
-  # shellcheck disable=SC2086
-  cargo mutants --in-place "${file_args[@]}" --shard "$k/$n" --sharding round-robin \
-    --baseline "$baseline" --timeout "$timeout" --profile mutants --output "$dir" \
-    -- $tests || rc=$?
-  baseline=skip
-  local o="$dir/mutants.out" kind
+  local select=("${file_args[@]}" --shard "$k/$n" --sharding round-robin)
+  local want narrow wide got
+  want=$(cargo mutants --list "${select[@]}" | wc -l)
+  narrow=$(mktemp -d) wide=$(mktemp -d)
   # Recorded only when every mutant has an outcome: an interrupted run (which may still exit 2,
   # "some missed") or a failing baseline leaves the shard unrecorded, so a rerun does it again.
-  local want got
-  want=$(cargo mutants --list "${file_args[@]}" --shard "$k/$n" --sharding round-robin | wc -l)
-  got=$(cat "$o"/{caught,missed,timeout,unviable}.txt 2> /dev/null | wc -l)
+  mutate "$narrow" narrow "$(narrow_of "$set")" "${select[@]}"
+  got=$outcomes
+  local o="$narrow/mutants.out" w="$wide/mutants.out" sent=0 kind
+  if [ "$got" -eq "$want" ] && [ -s "$o/missed.txt" ]; then
+    sent=$(wc -l < "$o/missed.txt")
+    # cargo-mutants 27 adds every "delete field" mutant of the files to what --re selects, so
+    # the wide tier gets only the files of the missed, and keeps only their outcomes.
+    local wide_files=()
+    for f in $(cut -d: -f1 "$o/missed.txt" | sort -u); do wide_files+=(--file "$f"); done
+    mutate "$wide" wide "$(wide_of "$set")" "${wide_files[@]}" --re "$(names_re "$o/missed.txt")"
+    for kind in caught missed timeout unviable; do
+      grep -Fxf "$o/missed.txt" "$w/$kind.txt" > "$wide/$kind.txt" 2> /dev/null || true
+    done
+    got=$(($(cat "$wide"/{caught,missed,timeout,unviable}.txt | wc -l) + want - sent))
+  fi
   if [ "$got" -ne "$want" ]; then
-    echo "scripts/mutants.sh: $set $k/$n has $got outcomes of $want mutants (cargo-mutants exit $rc): not recorded" >&2
-    rm -rf "$dir"
+    echo "scripts/mutants.sh: $set $k/$n has $got outcomes of $want mutants: not recorded" >&2
+    rm -rf "$narrow" "$wide"
     exit 1
   fi
+  # The narrow tier's outcomes, its missed replaced by the wide tier's outcomes of them.
   for kind in caught missed timeout unviable; do
-    [ -f "$o/$kind.txt" ] || continue
-    sed "s|^|$set\t$k/$n\t$kind\t|" "$o/$kind.txt" >> "$out/$set_name.tsv"
+    {
+      [ "$kind" = missed ] || cat "$o/$kind.txt" 2> /dev/null || true
+      cat "$wide/$kind.txt" 2> /dev/null || true
+    } > "$narrow/$kind.all"
+    sed "s|^|$set\t$k/$n\t$kind\t|" "$narrow/$kind.all" >> "$out/$set_name.tsv"
   done
-  count() { [ -f "$o/$1.txt" ] && wc -l < "$o/$1.txt" || echo 0; }
-  printf '%s\t%s\tcaught %s\tmissed %s\ttimeout %s\tunviable %s\t%s\n' "$set" "$k/$n" \
-    "$(count caught)" "$(count missed)" "$(count timeout)" "$(count unviable)" \
-    "$(git rev-parse --short HEAD)" >> "$out/$set_name-shards.tsv"
+  count() { wc -l < "$narrow/$1.all"; }
+  printf '%s\t%s\tcaught %s\tmissed %s\ttimeout %s\tunviable %s\t%s\twide tier %s\n' "$set" \
+    "$k/$n" "$(count caught)" "$(count missed)" "$(count timeout)" "$(count unviable)" \
+    "$(git rev-parse --short HEAD)" "$sent" >> "$out/$set_name-shards.tsv"
   # cargo-mutants' own output (each mutant's diff and build and test log: why one was unviable)
   # stays in the ignored build folder.
   local keep="target/mutants-out/$set-${k}-of-$n"
   rm -rf "$keep"
-  mkdir -p target/mutants-out
-  mv "$o" "$keep"
-  rm -rf "$dir"
+  mkdir -p "$keep"
+  mv "$o" "$keep/narrow"
+  [ -d "$w" ] && mv "$w" "$keep/wide"
+  rm -rf "$narrow" "$wide"
 }
 
 if [ "${1:-}" = --list ]; then
@@ -123,7 +172,6 @@ fi
 
 git diff --quiet -- src || { echo "scripts/mutants.sh: src/ has uncommitted changes (it mutates src/ in place)" >&2; exit 2; }
 trap 'git checkout -q -- src' EXIT
-baseline=${MUTANTS_BASELINE:-run}
 # A mutant's tests may take this long (seconds) before it counts as a timeout: the unmutated
 # engine tests take about a minute in the lean profile.
 timeout=${MUTANTS_TIMEOUT:-300}
@@ -134,7 +182,7 @@ case $set_name in
     shards=("$@")
     [ ${#shards[@]} -gt 0 ] || mapfile -t shards < <(seq 0 11 $((n - 1)))
     for k in "${shards[@]}"; do
-      run_shard engine "$k" "$n" "$(files_of engine)" "$(tests_of engine)"
+      run_shard engine "$k" "$n" "$(files_of engine)"
     done
     ;;
   trust)
@@ -149,7 +197,7 @@ case $set_name in
       # Round-robin shard K of 4S holds the mutants i with i % 4S == K: together the four are
       # the mutants i % S == 0.
       for k in 0 "$stride" $((2 * stride)) $((3 * stride)); do
-        run_shard "$m" "$k" $((4 * stride)) "$(files_of "$m")" "$(tests_of "$m")"
+        run_shard "$m" "$k" $((4 * stride)) "$(files_of "$m")"
       done
     done
     ;;
