@@ -2,7 +2,9 @@
 # Speed of two builds side by side, for holding a change to its base: each command of a fixed set
 # runs with the base binary and the new one in turn (interleaved, so a change of machine load
 # hits both alike), ROUNDS times under each instruction set asked for, and the best user-CPU
-# seconds of each are printed with the ratio new/base (above 1: the new build is slower).
+# seconds of each are printed with the ratio new/base (above 1: the new build is slower), and
+# beside it the median of the rounds' own ratios and their range (a round: base then new, so a
+# change of load moves both): a bar of a few per cent needs that range inside it.
 # Usage: scripts/speed.sh BASE_BINARY NEW_BINARY [ROUNDS [ISA...]]
 #        (ROUNDS default 3; ISAs default: those the processor has of avx512 avx2 portable)
 #        SPEED_ONLY='ex24 ex36' scripts/speed.sh ...   only the commands named
@@ -47,8 +49,16 @@ user_s() {
   cat "$dir/.t"
 }
 best() { printf '%s\n' "$@" | sort -g | head -1; }
+# The median, the lowest and the highest of the ratios NEW_i / BASE_i (arguments: the base
+# seconds, then as many new seconds).
+ratios() {
+  local half=$(($# / 2)) i
+  local -a a=("$@")
+  for ((i = 0; i < half; i++)); do echo "${a[half + i]} / ${a[i]}" | bc -l; done | sort -g |
+    awk '{ r[NR] = $1 } END { printf "%7.3f %7.3f-%.3f", r[int((NR + 1) / 2)], r[1], r[NR] }'
+}
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores"
-printf '%-8s %-9s %9s %9s %7s\n' command isa base_s new_s new/base
+printf '%-8s %-9s %9s %9s %7s %7s %s\n' command isa base_s new_s new/base median range
 for isa in "${isas[@]}"; do
   for name in "${order[@]}"; do
     read -ra args <<< "${cmds[$name]}"
@@ -59,6 +69,7 @@ for isa in "${isas[@]}"; do
       n+=("$(user_s "$new" "${args[@]}")")
     done
     bb=$(best "${b[@]}") nn=$(best "${n[@]}")
-    printf '%-8s %-9s %9s %9s %7.3f\n' "$name" "$isa" "$bb" "$nn" "$(echo "$nn / $bb" | bc -l)"
+    printf '%-8s %-9s %9s %9s %7.3f %s\n' "$name" "$isa" "$bb" "$nn" "$(echo "$nn / $bb" | bc -l)" \
+      "$(ratios "${b[@]}" "${n[@]}")"
   done
 done
