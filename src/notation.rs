@@ -303,6 +303,25 @@ mod tests {
     }
 
     #[test]
+    fn every_notation_is_read_by_its_name() {
+        for n in [
+            Notation::Auto,
+            Notation::Dash,
+            Notation::Cards,
+            Notation::Digits,
+        ] {
+            let name = match n {
+                Notation::Auto => "auto",
+                Notation::Dash => "dash",
+                Notation::Cards => "cards",
+                Notation::Digits => "digits",
+            };
+            assert_eq!(name.parse::<Notation>(), Ok(n));
+        }
+        assert!("digit".parse::<Notation>().is_err());
+    }
+
+    #[test]
     fn playing_cards() {
         let s = p("10S 9♣ KH/2 3♦ J♥ T").unwrap();
         assert_eq!(s.hands, vec![vec![0, 0, 3], vec![0, 0, 1, 0]]);
@@ -344,7 +363,11 @@ mod tests {
             parse_hand(" -X", Notation::Auto),
             Err(ParseError::UnknownChar { column: 3, .. })
         ));
-        assert!(matches!(p("--/J- (3)"), Err(ParseError::BadPlayer { .. })));
+        // The player named is the one the text gave, counted from 1.
+        assert!(matches!(
+            p("--/J- (3)"),
+            Err(ParseError::BadPlayer { found, column: 9 }) if found == "3"
+        ));
         assert!(matches!(p("--/J- (x)"), Err(ParseError::BadPlayer { .. })));
         // 64 hands are read, the last marked to move; 65 are refused, marked or not.
         let hands = |n: usize| vec!["J"; n].join("/");
