@@ -197,6 +197,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn mirrored_exchanges_the_hands_and_the_player_to_move() {
+        let p = Position::parse("J--/-Q (1)", Notation::Auto).unwrap();
+        let m = p.mirrored();
+        assert_eq!(m.to_string(), "-Q/J-- (2)");
+        assert_eq!(m.mirrored(), p);
+    }
+
+    #[test]
     fn display_round_trips() {
         let p = Position::parse(
             "---K---Q-KQAJ-----AAJ--J--/●----------Q----KQ-J-----KA",
