@@ -205,6 +205,25 @@ mod tests {
     }
 
     #[test]
+    fn balanced_means_hands_within_one_card() {
+        let p = |t: &str| Position::parse(t, Notation::Auto).unwrap();
+        for (text, balanced) in [
+            ("J-/Q- (1)", true),
+            ("J--/Q- (1)", true),
+            ("J-/Q-- (2)", true),
+            ("J--/Q (1)", false),
+            ("/JQ- (2)", false),
+        ] {
+            assert_eq!(p(text).is_balanced(), balanced, "{text}");
+            assert_eq!(p(text).check_balanced().is_ok(), balanced, "{text}");
+        }
+        assert!(matches!(
+            p("J---/Q (1)").check_balanced(),
+            Err(PositionError::Unbalanced(4, 1))
+        ));
+    }
+
+    #[test]
     fn display_round_trips() {
         let p = Position::parse(
             "---K---Q-KQAJ-----AAJ--J--/●----------Q----KQ-J-----KA",
