@@ -116,6 +116,11 @@ pub(crate) fn run<V, L, F, S, const G: usize>(
                     feed.fill(g, s, stopped, sink);
                 }
             } else if want[i] {
+                // Not rare (every few moves), but marked cold so that the register allocator
+                // puts its spills and reloads here rather than on the move: without it, AVX2's
+                // 16 registers kept the hands' face planes in memory across the loop, a store
+                // and a reload at the head of every move's chain.
+                std::hint::cold_path();
                 let idle = all & !*g.active();
                 feed.fill(g, s, idle, sink);
             }
