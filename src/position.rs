@@ -259,6 +259,19 @@ mod tests {
     }
 
     #[test]
+    fn total_counts_both_hands_and_bounds_the_packing() {
+        let p = Position::parse("J--/Q- (1)", Notation::Auto).unwrap();
+        assert_eq!(p.total(), 5);
+        let big = Position::new(vec![0; PACK_MAX_CARDS], vec![1], 0);
+        assert_eq!(big.total(), PACK_MAX_CARDS + 1);
+        assert_eq!(
+            big.pack(),
+            None,
+            "past {PACK_MAX_CARDS} cards a key would not fit"
+        );
+    }
+
+    #[test]
     fn deck_mismatch_names_the_counts() {
         let p = Position::parse("--J/Q (1)", Notation::Auto).unwrap();
         let e = p.check_deck(&DeckSpec::STANDARD).unwrap_err().to_string();
