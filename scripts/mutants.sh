@@ -26,6 +26,8 @@
 # Usage: scripts/mutants.sh engine [N [K...]]     the engine sample (default as above)
 #        scripts/mutants.sh trust [MODULE...]      the trust sample (default every module)
 #        scripts/mutants.sh SET --list             the set's mutants, counted per file
+#        scripts/mutants.sh SET --recheck          the mutants SET.tsv lists as missed, again at
+#                                                  HEAD (after their tests): SET-recheck.tsv
 # It mutates the checkout it runs in (cargo-mutants --in-place, so the build folder is reused
 # from one mutant to the next): run it in a worktree of its own, with nothing uncommitted under
 # src/ (it refuses otherwise, and puts src/ back when it stops). Lean profile: [profile.mutants].
@@ -101,6 +103,59 @@ names_re() {
   printf '^(%s)$' "$(sed 's/[][\\.+*?(){}|^$]/\\&/g' "$1" | paste -sd '|')"
 }
 
+# Tests the mutants `args` select (WANT of them) of module SET in two tiers: the narrow tier,
+# then the wide tier on what it missed. Leaves each outcome's mutants in $narrow/KIND.all (the
+# narrow tier's, its missed replaced by the wide tier's outcomes of them), $sent the number sent
+# to the wide tier, and $got the outcomes; fails when a mutant has none. KEEP (a regex; default
+# any) keeps only the outcomes of mutants whose names match it.
+two_tiers() {
+  local set=$1
+  want=$2
+  shift 2
+  local keep_re=${keep:-.}
+  narrow=$(mktemp -d) wide=$(mktemp -d)
+  # Recorded only when every mutant has an outcome: an interrupted run (which may still exit 2,
+  # "some missed") or a failing baseline leaves the shard unrecorded, so a rerun does it again.
+  mutate "$narrow" narrow "$(narrow_of "$set")" "$@"
+  local o="$narrow/mutants.out" w="$wide/mutants.out" kind f
+  for kind in caught missed timeout unviable; do
+    grep -E "$keep_re" "$o/$kind.txt" > "$narrow/$kind.txt" 2> /dev/null || true
+  done
+  got=$(cat "$narrow"/{caught,missed,timeout,unviable}.txt | wc -l)
+  sent=0
+  if [ "$got" -eq "$want" ] && [ -s "$narrow/missed.txt" ]; then
+    sent=$(wc -l < "$narrow/missed.txt")
+    # cargo-mutants 27 adds every "delete field" mutant of the files to what --re selects, so
+    # the wide tier gets only the files of the missed, and keeps only their outcomes.
+    local wide_files=()
+    for f in $(cut -d: -f1 "$narrow/missed.txt" | sort -u); do wide_files+=(--file "$f"); done
+    mutate "$wide" wide "$(wide_of "$set")" "${wide_files[@]}" \
+      --re "$(names_re "$narrow/missed.txt")"
+    for kind in caught missed timeout unviable; do
+      grep -Fxf "$narrow/missed.txt" "$w/$kind.txt" > "$wide/$kind.txt" 2> /dev/null || true
+    done
+    got=$(($(cat "$wide"/{caught,missed,timeout,unviable}.txt | wc -l) + want - sent))
+  fi
+  for kind in caught missed timeout unviable; do
+    {
+      [ "$kind" = missed ] || cat "$narrow/$kind.txt"
+      cat "$wide/$kind.txt" 2> /dev/null || true
+    } > "$narrow/$kind.all"
+  done
+  [ "$got" -eq "$want" ]
+}
+
+# Moves cargo-mutants' own output of the last two_tiers (each mutant's diff and build and test
+# log: why one was unviable) to target/mutants-out/NAME, in the ignored build folder.
+keep_logs() {
+  local dir="target/mutants-out/$1"
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  mv "$narrow/mutants.out" "$dir/narrow"
+  [ -d "$wide/mutants.out" ] && mv "$wide/mutants.out" "$dir/wide"
+  rm -rf "$narrow" "$wide"
+}
+
 # One shard K/N of the mutants of `files` (module `set`): the narrow tier, then the wide tier on
 # what it missed.
 run_shard() {
@@ -112,51 +167,57 @@ run_shard() {
   local file_args=() f
   for f in $files; do file_args+=(--file "$f"); done
   local select=("${file_args[@]}" --shard "$k/$n" --sharding round-robin)
-  local want narrow wide got
-  want=$(cargo mutants --list "${select[@]}" | wc -l)
-  narrow=$(mktemp -d) wide=$(mktemp -d)
-  # Recorded only when every mutant has an outcome: an interrupted run (which may still exit 2,
-  # "some missed") or a failing baseline leaves the shard unrecorded, so a rerun does it again.
-  mutate "$narrow" narrow "$(narrow_of "$set")" "${select[@]}"
-  got=$outcomes
-  local o="$narrow/mutants.out" w="$wide/mutants.out" sent=0 kind
-  if [ "$got" -eq "$want" ] && [ -s "$o/missed.txt" ]; then
-    sent=$(wc -l < "$o/missed.txt")
-    # cargo-mutants 27 adds every "delete field" mutant of the files to what --re selects, so
-    # the wide tier gets only the files of the missed, and keeps only their outcomes.
-    local wide_files=()
-    for f in $(cut -d: -f1 "$o/missed.txt" | sort -u); do wide_files+=(--file "$f"); done
-    mutate "$wide" wide "$(wide_of "$set")" "${wide_files[@]}" --re "$(names_re "$o/missed.txt")"
-    for kind in caught missed timeout unviable; do
-      grep -Fxf "$o/missed.txt" "$w/$kind.txt" > "$wide/$kind.txt" 2> /dev/null || true
-    done
-    got=$(($(cat "$wide"/{caught,missed,timeout,unviable}.txt | wc -l) + want - sent))
-  fi
-  if [ "$got" -ne "$want" ]; then
+  two_tiers "$set" "$(cargo mutants --list "${select[@]}" | wc -l)" "${select[@]}" || {
     echo "scripts/mutants.sh: $set $k/$n has $got outcomes of $want mutants: not recorded" >&2
-    rm -rf "$narrow" "$wide"
     exit 1
-  fi
-  # The narrow tier's outcomes, its missed replaced by the wide tier's outcomes of them.
+  }
+  local kind
   for kind in caught missed timeout unviable; do
-    {
-      [ "$kind" = missed ] || cat "$o/$kind.txt" 2> /dev/null || true
-      cat "$wide/$kind.txt" 2> /dev/null || true
-    } > "$narrow/$kind.all"
     sed "s|^|$set\t$k/$n\t$kind\t|" "$narrow/$kind.all" >> "$out/$set_name.tsv"
   done
   count() { wc -l < "$narrow/$1.all"; }
   printf '%s\t%s\tcaught %s\tmissed %s\ttimeout %s\tunviable %s\t%s\twide tier %s\n' "$set" \
     "$k/$n" "$(count caught)" "$(count missed)" "$(count timeout)" "$(count unviable)" \
     "$(git rev-parse --short HEAD)" "$sent" >> "$out/$set_name-shards.tsv"
-  # cargo-mutants' own output (each mutant's diff and build and test log: why one was unviable)
-  # stays in the ignored build folder.
-  local keep="target/mutants-out/$set-${k}-of-$n"
-  rm -rf "$keep"
-  mkdir -p "$keep"
-  mv "$o" "$keep/narrow"
-  [ -d "$w" ] && mv "$w" "$keep/wide"
-  rm -rf "$narrow" "$wide"
+  keep_logs "$set-${k}-of-$n"
+}
+
+# The mutants SET.tsv lists as missed, tested again at HEAD in both tiers (after the tests added
+# for them), their outcomes to results/mutants/SET-recheck.tsv (module, outcome, mutant, commit).
+# A mutant's line and column may have moved since, so it is matched at any (every mutant of that
+# name in its file is tested); one whose code is gone is listed as `gone`.
+recheck() {
+  local m names re files f kind name one head tmp="$out/$set_name-recheck.tsv.tmp"
+  head=$(git rev-parse --short HEAD)
+  : > "$tmp"
+  for m in $(awk -F'\t' '$3 == "missed" { print $1 }' "$out/$set_name.tsv" | sort -u); do
+    names=$(mktemp)
+    awk -F'\t' -v m="$m" '$1 == m && $3 == "missed" { print $4 }' "$out/$set_name.tsv" |
+      sort -u > "$names"
+    re=$(printf '^(%s)$' "$(any_line < "$names" | paste -sd '|')")
+    files=()
+    for f in $(cut -d: -f1 "$names" | sort -u); do files+=(--file "$f"); done
+    keep=$re two_tiers "$m" "$(cargo mutants --list "${files[@]}" --re "$re" | grep -cE "$re")" \
+      "${files[@]}" --re "$re" || {
+      echo "scripts/mutants.sh: recheck of $m has $got outcomes of $want mutants" >&2
+      exit 1
+    }
+    for kind in caught missed timeout unviable; do
+      sed "s|^|$m\t$kind\t|; s|\$|\t$head|" "$narrow/$kind.all" >> "$tmp"
+    done
+    while read -r name; do
+      one=$(printf '^%s$' "$(printf '%s\n' "$name" | any_line)")
+      cat "$narrow"/*.all | grep -qE "$one" || printf '%s\tgone\t%s\t%s\n' "$m" "$name" "$head" >> "$tmp"
+    done < "$names"
+    keep_logs "recheck-$m"
+    rm -f "$names"
+  done
+  mv "$tmp" "$out/$set_name-recheck.tsv"
+}
+
+# Mutant names (one a line) as regexes matching them at any line and column.
+any_line() {
+  sed -E 's/[][\\.+*?(){}|^$]/\\&/g; s/^([^:]*):[0-9]+:[0-9]+:/\1:[0-9]+:[0-9]+:/'
 }
 
 if [ "${1:-}" = --list ]; then
@@ -176,6 +237,10 @@ trap 'git checkout -q -- src' EXIT
 # A mutant's tests may take this long (seconds) before it counts as a timeout: the unmutated
 # engine tests take about a minute in the lean profile.
 timeout=${MUTANTS_TIMEOUT:-300}
+if [ "${1:-}" = --recheck ]; then
+  recheck
+  exit 0
+fi
 case $set_name in
   engine)
     n=${1:-110}
