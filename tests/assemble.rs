@@ -21,7 +21,8 @@ fn run_json(args: &[&str]) -> Value {
 }
 
 fn tmp(name: &str) -> String {
-    let d = std::env::temp_dir().join(format!("ansatz-test-{}-{name}", std::process::id()));
+    let d =
+        crate::common::scratch_root().join(format!("ansatz-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     d.display().to_string()
 }

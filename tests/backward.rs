@@ -368,7 +368,7 @@ fn family_command_reports_the_paper_deal() {
 
 #[test]
 fn family_command_writes_its_out_file() {
-    let dir = std::env::temp_dir().join(format!("ansatz-family-{}", std::process::id()));
+    let dir = crate::common::scratch_root().join(format!("ansatz-family-{}", std::process::id()));
     let file = dir.join("family.json");
     let o = ansatz(&[
         "family",
@@ -436,7 +436,7 @@ fn extend_command_reports_longer_verified_games() {
 
 #[test]
 fn extend_writes_long_games_to_results() {
-    let dir = std::env::temp_dir().join(format!("ansatz-extend-{}", std::process::id()));
+    let dir = crate::common::scratch_root().join(format!("ansatz-extend-{}", std::process::id()));
     let o = ansatz(&[
         "extend",
         "--json",
@@ -528,7 +528,7 @@ proptest! {
     #[test]
     fn closure_resumed_at_any_level_equals_the_uninterrupted_one(seed in 0u64..1_000_000, limit in prop::sample::select(vec![u64::MAX, 300, 2000])) {
         use ansatz::backward::level_checkpoint::{LevelState, load, save};
-        let dir = std::env::temp_dir().join(format!("ansatz-resume-{}-{seed}", std::process::id()));
+        let dir = crate::common::scratch_root().join(format!("ansatz-resume-{}-{seed}", std::process::id()));
         let path = dir.join("c.checkpoint");
         for info in small_cycles(seed, 2) {
             let seeds = family::cycle_seeds(&family::cycle_positions(&info));
@@ -582,7 +582,8 @@ fn add_seconds_to_level_checkpoint(path: &str, more: f64) {
 
 #[test]
 fn family_stopped_and_resumed_gives_the_uninterrupted_answer() {
-    let dir = std::env::temp_dir().join(format!("ansatz-famresume-{}", std::process::id()));
+    let dir =
+        crate::common::scratch_root().join(format!("ansatz-famresume-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let whole = ansatz(&["family", "--json", PAPER_DEAL]);
     assert_eq!(code(&whole), 0);
@@ -666,7 +667,8 @@ fn family_stopped_and_resumed_gives_the_uninterrupted_answer() {
 
 #[test]
 fn family_resume_refuses_missing_foreign_and_damaged_checkpoints() {
-    let dir = std::env::temp_dir().join(format!("ansatz-famresume-bad-{}", std::process::id()));
+    let dir =
+        crate::common::scratch_root().join(format!("ansatz-famresume-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("f.json");
     let out = out.to_str().unwrap();

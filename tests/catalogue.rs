@@ -11,7 +11,7 @@ const MAIN_JOB: &str = "results/assemble/paper-2024-k3.jsonl";
 const NEW_ACCUMULATOR: &str = "results/assemble/k-accumulator.jsonl";
 
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ansatz-cat-{}-{name}", std::process::id()));
+    let d = crate::common::scratch_root().join(format!("ansatz-cat-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

@@ -2,8 +2,9 @@
 
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// A known-answer file in `tests/data` (each opens with a `# Source:` header).
@@ -11,6 +12,31 @@ pub fn test_data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
         .join(name)
+}
+
+/// The folder of this test process's scratch files: `ansatz-tests/PID` in cargo's scratch
+/// folder for integration tests (`target/tmp`, in the ignored build folder), so that a run leaves
+/// nothing in the system's temporary folder. The first call also removes the folders of earlier
+/// runs whose process has ended (where `/proc` says which are running), so they do not pile up.
+pub fn scratch_root() -> PathBuf {
+    static ROOT: OnceLock<PathBuf> = OnceLock::new();
+    ROOT.get_or_init(|| {
+        let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ansatz-tests");
+        let running = |pid: &str| Path::new("/proc").join(pid).exists();
+        if running("self") {
+            for entry in std::fs::read_dir(&base).into_iter().flatten().flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if name.parse::<u32>().is_ok() && !running(&name) {
+                    let _ = std::fs::remove_dir_all(entry.path());
+                }
+            }
+        }
+        let root = base.join(std::process::id().to_string());
+        std::fs::create_dir_all(&root)
+            .unwrap_or_else(|e| panic!("creating {}: {e}", root.display()));
+        root
+    })
+    .clone()
 }
 
 /// Lines of a known-answer file, without comments and blank lines.

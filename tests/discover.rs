@@ -13,7 +13,8 @@ use serde_json::Value;
 use crate::common::ansatz;
 
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ansatz-discover-{}-{name}", std::process::id()));
+    let d = crate::common::scratch_root()
+        .join(format!("ansatz-discover-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     d
 }

@@ -24,7 +24,8 @@ const BALANCED: &[&str] = &[
 ];
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ansatz-dist-{}-{name}", std::process::id()));
+    let d =
+        crate::common::scratch_root().join(format!("ansatz-dist-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

@@ -38,7 +38,8 @@ const MACHINE: &[&str] = &["isa", "lanes"];
 
 /// A fresh working directory for one case.
 fn workdir(case: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ansatz-golden-{}-{case}", std::process::id()));
+    let d =
+        crate::common::scratch_root().join(format!("ansatz-golden-{}-{case}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

@@ -14,7 +14,7 @@ use std::process::Command;
 const PAPER_DEAL: &str = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA (1)";
 
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ansatz-pic-{}-{name}", std::process::id()));
+    let d = crate::common::scratch_root().join(format!("ansatz-pic-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

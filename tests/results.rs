@@ -11,7 +11,8 @@ fn root() -> PathBuf {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ansatz-results-{name}-{}", std::process::id()));
+    let d =
+        crate::common::scratch_root().join(format!("ansatz-results-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

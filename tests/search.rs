@@ -166,7 +166,7 @@ fn random_results_do_not_depend_on_threads() {
 fn random_resume_after_a_stop_gives_the_same_result() {
     let cfg = config(40_000);
     let full = random::run::<()>(&cfg, None, &|_| true, &|_| {}, &mut |_, _| Ok(())).unwrap();
-    let dir = std::env::temp_dir().join(format!("ansatz-resume-{}", std::process::id()));
+    let dir = crate::common::scratch_root().join(format!("ansatz-resume-{}", std::process::id()));
     let path = dir.join("ck.json");
     // Stop (as a crash would) after the second checkpoint.
     let mut saves = 0;
@@ -541,7 +541,7 @@ fn the_engine_table_is_what_runs() {
 }
 
 fn tmp_out(tag: &str) -> String {
-    std::env::temp_dir()
+    crate::common::scratch_root()
         .join(format!("ansatz-search-{tag}-{}", std::process::id()))
         .display()
         .to_string()
@@ -832,7 +832,7 @@ fn census_rows_hold_paulhus_counts_and_replay() {
 
 #[test]
 fn the_census_table_extends_from_the_committed_table() {
-    let dir = std::env::temp_dir().join(format!("ansatz-table-{}", std::process::id()));
+    let dir = crate::common::scratch_root().join(format!("ansatz-table-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let d = dir.to_str().unwrap();
     let table =

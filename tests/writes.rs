@@ -32,7 +32,8 @@ struct Place {
 
 impl Place {
     fn new(tag: &str) -> Place {
-        let dir = std::env::temp_dir().join(format!("ansatz-writes-{tag}-{}", std::process::id()));
+        let dir = crate::common::scratch_root()
+            .join(format!("ansatz-writes-{tag}-{}", std::process::id()));
         let _ = Command::new("umount").arg(&dir).output();
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();

@@ -39,11 +39,25 @@ fn names(e: &dyn std::fmt::Display, path: &Path) {
     assert!(s.contains(&p), "the error does not name {p}: {s}");
 }
 
-/// A folder of this process for the files the readers read.
+/// A folder of this thread for the files the readers read, removed when the thread ends: a
+/// fuzzer keeps one for its run, and the suite's replays (a thread a test) leave none behind.
 pub fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ansatz-fuzz-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    dir
+    struct Scratch(PathBuf);
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+    static THREADS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    thread_local! {
+        static DIR: Scratch = {
+            let n = THREADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let dir = std::env::temp_dir().join(format!("ansatz-fuzz-{}-{n}", std::process::id()));
+            std::fs::create_dir_all(&dir).expect("a scratch folder");
+            Scratch(dir)
+        };
+    }
+    DIR.with(|d| d.0.clone())
 }
 
 fn put(name: &str, bytes: &[u8]) -> PathBuf {
