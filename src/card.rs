@@ -192,6 +192,24 @@ mod tests {
     }
 
     #[test]
+    fn counts_up_to_100000_a_kind() {
+        let most: DeckSpec = "100000-1J".parse().unwrap();
+        assert_eq!(most.counts, [100_000, 1, 0, 0, 0]);
+        let e = "100001-1J".parse::<DeckSpec>().unwrap_err().to_string();
+        assert!(
+            e.contains("count too large") && e.contains("column 1"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn cards_lists_the_deck_sorted() {
+        let d: DeckSpec = "2-1J2A".parse().unwrap();
+        assert_eq!(d.cards(), vec![0, 0, 1, 4, 4]);
+        assert_eq!(DeckSpec::of_cards(&d.cards()), d);
+    }
+
+    #[test]
     fn rejects_bad_specs() {
         for bad in ["", "8-2X", "8", "J", "2J2J", "0-", "8-2J2Q2K2A5"] {
             assert!(bad.parse::<DeckSpec>().is_err(), "{bad:?}");
