@@ -210,6 +210,40 @@ mod tests {
     }
 
     #[test]
+    fn a_malformed_spec_names_the_column_of_its_fault() {
+        for (spec, column, reason) in [
+            ("8-2X", 4, "unknown card kind"),
+            ("8", 2, "count without a kind"),
+            ("2J2J", 4, "given twice"),
+            ("J", 1, "expected a count"),
+            ("8-100001J", 3, "count too large"),
+        ] {
+            match spec.parse::<DeckSpec>() {
+                Err(DeckError::Malformed {
+                    column: c,
+                    reason: r,
+                    ..
+                }) => assert!(c == column && r.contains(reason), "{spec:?}: {c} {r}"),
+                other => panic!("{spec:?}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn only_the_standard_counts_are_standard() {
+        assert!(DeckSpec::STANDARD.is_standard());
+        assert!("36-4J4Q4K4A".parse::<DeckSpec>().unwrap().is_standard());
+        assert!(!"8-2J2Q2K2A".parse::<DeckSpec>().unwrap().is_standard());
+        assert!(!DeckSpec::CAMICIA.is_standard());
+    }
+
+    #[test]
+    fn symbols_are_dash_notation() {
+        let all: String = (0..KINDS as Card).map(symbol).collect();
+        assert_eq!(all, "-JQKA");
+    }
+
+    #[test]
     fn rejects_bad_specs() {
         for bad in ["", "8-2X", "8", "J", "2J2J", "0-", "8-2J2Q2K2A5"] {
             assert!(bad.parse::<DeckSpec>().is_err(), "{bad:?}");
