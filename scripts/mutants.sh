@@ -83,8 +83,8 @@ wide_of() {
 
 # Runs cargo-mutants on the mutants `args` select (files, shard or names), building and running
 # the test targets of TIER (narrow: the library's; wide: with the integration tests) with the
-# name filters `filters`; its outcome files land in DIR/mutants.out, and `outcomes` is set to how
-# many it recorded. Each tier's first run checks that its tests pass unmutated.
+# name filters `filters`; its outcome files land in DIR/mutants.out. Each tier's first run checks
+# that its tests pass unmutated.
 declare -A baseline=([narrow]=${MUTANTS_BASELINE:-run} [wide]=${MUTANTS_BASELINE:-run})
 mutate() {
   local dir=$1 tier=$2 filters=$3
@@ -95,7 +95,6 @@ mutate() {
   cargo mutants --in-place "$@" --baseline "${baseline[$tier]}" --timeout "$timeout" \
     --profile mutants --output "$dir" "${cargo_args[@]}" -- -- $filters || true
   baseline[$tier]=skip
-  outcomes=$({ cat "$dir/mutants.out"/{caught,missed,timeout,unviable}.txt 2> /dev/null || true; } | wc -l)
 }
 
 # A regex matching exactly the mutant names listed in FILE (cargo-mutants' --re).
