@@ -150,8 +150,8 @@ keep_logs() {
   local dir="target/mutants-out/$1"
   rm -rf "$dir"
   mkdir -p "$dir"
-  mv "$narrow/mutants.out" "$dir/narrow"
-  [ -d "$wide/mutants.out" ] && mv "$wide/mutants.out" "$dir/wide"
+  if [ -d "$narrow/mutants.out" ]; then mv "$narrow/mutants.out" "$dir/narrow"; fi
+  if [ -d "$wide/mutants.out" ]; then mv "$wide/mutants.out" "$dir/wide"; fi
   rm -rf "$narrow" "$wide"
 }
 
@@ -206,7 +206,7 @@ recheck() {
     done
     while read -r name; do
       one=$(printf '^%s$' "$(printf '%s\n' "$name" | any_line)")
-      cat "$narrow"/*.all | grep -qE "$one" || printf '%s\tgone\t%s\t%s\n' "$m" "$name" "$head" >> "$tmp"
+      grep -qhE "$one" "$narrow"/*.all || printf '%s\tgone\t%s\t%s\n' "$m" "$name" "$head" >> "$tmp"
     done < "$names"
     keep_logs "recheck-$m"
     rm -f "$names"
