@@ -31,7 +31,9 @@ pub fn scratch_root() -> PathBuf {
                 }
             }
         }
+        // A folder of this process id already there is an earlier run's (the id reused).
         let root = base.join(std::process::id().to_string());
+        let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(&root)
             .unwrap_or_else(|e| panic!("creating {}: {e}", root.display()));
         root
