@@ -230,6 +230,13 @@ mod tests {
     }
 
     #[test]
+    fn display_leaves_out_the_kinds_a_deck_lacks() {
+        let d: DeckSpec = "2J2Q".parse().unwrap();
+        assert_eq!(d.to_string(), "0-2J2Q");
+        assert_eq!("8-1A".parse::<DeckSpec>().unwrap().to_string(), "8-1A");
+    }
+
+    #[test]
     fn only_the_standard_counts_are_standard() {
         assert!(DeckSpec::STANDARD.is_standard());
         assert!("36-4J4Q4K4A".parse::<DeckSpec>().unwrap().is_standard());
