@@ -341,6 +341,55 @@ fn library_rejects_foreign_newer_truncated_and_corrupt_files() {
     }
 }
 
+/// A file too short for a header, whose length field and checksum are right (crafted: no cut
+/// or flip of a real library gives one), is a corrupt library at every length from 28 bytes (the
+/// magic, version, length and checksum) to 43, never a read past its end.
+#[test]
+fn library_too_short_for_a_header_is_corrupt() {
+    for len in 28..44u64 {
+        let mut body = library::MAGIC.to_vec();
+        body.extend_from_slice(&library::VERSION.to_le_bytes());
+        body.extend_from_slice(&len.to_le_bytes());
+        body.resize(len as usize - 8, 0);
+        let sum = library::fnv1a(&body);
+        body.extend_from_slice(&sum.to_le_bytes());
+        let e = library::decode(&body, Path::new("x.bin")).unwrap_err();
+        assert!(
+            matches!(&e, LibraryError::Corrupt { detail, .. } if detail.contains("too short")),
+            "{len} bytes: {e}"
+        );
+    }
+}
+
+/// A header length that runs past the records, in a file whose checksum and length are
+/// otherwise right (a crafted file, not a cut or flipped one), is a corrupt library, not a slice
+/// past the end: every length from one byte past the body to the body's length plus the
+/// header's start.
+#[test]
+fn library_header_length_past_the_body_is_corrupt() {
+    let t = Template::jack();
+    let (lib, _) = ansatz::ansatz::find::build_library(
+        &t,
+        enumeration("exact"),
+        vec![cards("--"), cards("--Q-Q")],
+        "ansatz test".into(),
+    );
+    let bytes = library::encode(&lib);
+    let body_len = bytes.len() - 8;
+    for past in 1..=28u64 {
+        let mut body = bytes[..body_len].to_vec();
+        let claim = (body_len as u64 - 28) + past;
+        body[20..28].copy_from_slice(&claim.to_le_bytes());
+        let sum = library::fnv1a(&body);
+        body.extend_from_slice(&sum.to_le_bytes());
+        let e = library::decode(&body, Path::new("x.bin")).unwrap_err();
+        assert!(
+            matches!(&e, LibraryError::Corrupt { detail, .. } if detail.contains("header length")),
+            "header length {claim}: {e}"
+        );
+    }
+}
+
 #[test]
 fn find_pieces_resume_after_interruption_gives_the_same_library() {
     let dir = scratch("resume");

@@ -98,6 +98,17 @@ mod tests {
         fs::remove_dir_all(dir).unwrap();
     }
 
+    /// A write into folders that do not exist yet makes them (results go to `--out` folders
+    /// that a first run has not made).
+    #[test]
+    fn a_write_makes_its_missing_folders() {
+        let dir = scratch("nested");
+        let path = dir.join("a").join("b").join("c.json");
+        write_atomic(&path, b"deep").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"deep");
+        fs::remove_dir_all(dir).unwrap();
+    }
+
     // A rename onto a directory fails after the temporary file was written: it is removed, and
     // the error names the destination.
     #[test]

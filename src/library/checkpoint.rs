@@ -227,3 +227,35 @@ impl<T: Serialize + DeserializeOwned> Checkpoint<T> {
         std::fs::remove_file(&path).map_err(|source| CheckpointError::Io { path, source })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each run has a segment of its own, later runs larger: a resumed job's time is the sum of
+    /// its runs' (`Elapsed::latest`), so two runs with one id would count only the longer.
+    #[test]
+    fn each_run_gets_a_later_segment() {
+        let first = Elapsed::segment_now();
+        // After 2020 in nanoseconds since the epoch.
+        assert!(first > 1_577_836_800_000_000_000, "{first}");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        let second = Elapsed::segment_now();
+        assert!(second > first, "{first} then {second}");
+        let runs = Elapsed::latest([
+            Elapsed {
+                segment: first,
+                seconds: 3.0,
+            },
+            Elapsed {
+                segment: second,
+                seconds: 5.0,
+            },
+            Elapsed {
+                segment: first,
+                seconds: 4.0,
+            },
+        ]);
+        assert_eq!(runs.iter().map(|e| e.seconds).sum::<f64>(), 9.0);
+    }
+}
