@@ -341,6 +341,37 @@ fn library_rejects_foreign_newer_truncated_and_corrupt_files() {
     }
 }
 
+/// A piece record that contradicts itself or the library, in a file whose lengths and checksum
+/// are right (written by `encode`, which checks nothing), is refused: each of the four checks
+/// alone (a card past the kinds, a length that is not the sequence's, a class past the piece
+/// count, counts that are not the sequence's).
+#[test]
+fn library_refuses_each_inconsistent_record() {
+    let t = Template::jack();
+    let (lib, _) = ansatz::ansatz::find::build_library(
+        &t,
+        enumeration("exact"),
+        vec![cards("--"), cards("--Q-Q")],
+        "ansatz test".into(),
+    );
+    assert!(library::decode(&library::encode(&lib), Path::new("x.bin")).is_ok());
+    let breaks: [(&str, fn(&mut library::PieceRecord)); 4] = [
+        ("card past the kinds", |p| p.sequence[0] = 9),
+        ("length", |p| p.length += 1),
+        ("class", |p| p.class = 2),
+        ("counts", |p| p.counts[0] += 1),
+    ];
+    for (what, break_it) in breaks {
+        let mut bad = lib.clone();
+        break_it(&mut bad.pieces[1]);
+        let e = library::decode(&library::encode(&bad), Path::new("x.bin")).unwrap_err();
+        assert!(
+            matches!(&e, LibraryError::Corrupt { detail, .. } if detail.contains("piece record 1 is inconsistent")),
+            "{what}: {e}"
+        );
+    }
+}
+
 /// A file too short for a header, whose length field and checksum are right (crafted: no cut
 /// or flip of a real library gives one), is a corrupt library at every length from 28 bytes (the
 /// magic, version, length and checksum) to 43, never a read past its end.
