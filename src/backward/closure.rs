@@ -352,3 +352,35 @@ impl Hasher for KeyHasher {
         self.0 ^= self.0 >> 32;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hash(v: u128) -> u64 {
+        let mut h = KeyHasher::default();
+        h.write_u128(v);
+        h.finish()
+    }
+
+    /// The closure's sets hash packed keys of up to 128 bits: keys that differ only in their
+    /// high half, or only in their low half, must hash apart (a hasher that dropped a half would
+    /// give the same answers, every key of a family in one bucket chain, and the closure of a
+    /// long cycle would crawl). The top 16 bits of the hash too, which hashbrown's control
+    /// bytes read.
+    #[test]
+    fn keys_differing_in_either_half_hash_apart() {
+        for shift in [0u32, 64] {
+            let keys: Vec<u128> = (0..4096u128).map(|i| (i * 0x9_3a5f) << shift).collect();
+            let full: std::collections::BTreeSet<u64> = keys.iter().map(|&k| hash(k)).collect();
+            assert_eq!(full.len(), keys.len(), "half at bit {shift}");
+            let top: std::collections::BTreeSet<u64> =
+                keys.iter().map(|&k| hash(k) >> 48).collect();
+            assert!(
+                top.len() > 3500,
+                "half at bit {shift}: {} top values",
+                top.len()
+            );
+        }
+    }
+}
