@@ -356,11 +356,37 @@ impl Hasher for KeyHasher {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::Position;
 
     fn hash(v: u128) -> u64 {
         let mut h = KeyHasher::default();
         h.write_u128(v);
         h.finish()
+    }
+
+    /// The seeds' reach is the most cards the smaller hand holds in any of them (here the
+    /// second seed's 4, by hand), and 0 without seeds.
+    #[test]
+    fn seeds_reach_is_the_largest_smaller_hand() {
+        let seed = |s: &str| {
+            let pos = Position::parse(s, crate::notation::Notation::Dash).unwrap();
+            Seed {
+                node: Node {
+                    pos: Compact::from_position(&pos).unwrap(),
+                    tricks: 0,
+                    cards: 0,
+                },
+                skip: None,
+            }
+        };
+        let seeds = [
+            seed("J--/-Q (1)"),
+            seed("--K-/-Q---J (2)"),
+            seed("-/J-Q-- (1)"),
+        ];
+        assert_eq!(seeds_reach(&seeds), 4);
+        assert_eq!(seeds_reach(&seeds[2..]), 1);
+        assert_eq!(seeds_reach(&[]), 0);
     }
 
     /// The closure's sets hash packed keys of up to 128 bits: keys that differ only in their
