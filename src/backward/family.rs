@@ -176,3 +176,22 @@ pub fn family_from_closure(info: CycleInfo, found: Closure, seconds: f64) -> Fam
         seconds,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::Notation;
+
+    /// The rate a family reports is its positions over its seconds (a closure too quick to time
+    /// still gives a finite rate).
+    #[test]
+    fn the_rate_is_positions_over_seconds() {
+        let pos = Position::parse("J--/-J-", Notation::Dash).unwrap();
+        let mut f = family(&pos, &Config::default(), &|_| {}).unwrap();
+        assert!(f.closure_size > 1, "{}", f.closure_size);
+        f.seconds = 4.0;
+        assert_eq!(f.positions_per_second(), f.closure_size as f64 / 4.0);
+        f.seconds = 0.0;
+        assert!(f.positions_per_second().is_finite());
+    }
+}
