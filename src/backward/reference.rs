@@ -115,3 +115,23 @@ pub fn closure(seeds: &[Position]) -> ReferenceClosure {
         reach,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Who played each card of a pile, by hand from rules.md: player 1 leads a Jack, player 2
+    /// answers with a Queen, player 1 with a King, and player 2 pays three number cards: player 1
+    /// takes it. Each face card in a payment passes the turn back to the other player.
+    #[test]
+    fn replay_gives_each_card_its_player() {
+        assert_eq!(
+            replay(&[1, 2, 3, 0, 0, 0], 0),
+            Some((vec![0, 1, 0, 1, 1, 1], 0))
+        );
+        assert_eq!(replay(&[0, 0, 2, 0, 0], 1), Some((vec![1, 0, 1, 0, 0], 1)));
+        // The trick ends before the pile's last card, or is still open after it.
+        assert_eq!(replay(&[1, 0, 0], 0), None);
+        assert_eq!(replay(&[1, 2, 0], 0), None);
+    }
+}
