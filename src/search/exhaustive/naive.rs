@@ -55,7 +55,10 @@ pub fn play_deal(
     };
     stats.deals += 1;
     stats.wins[winner as usize] += 1;
-    if stats.may_be_longest(played, tricks) {
+    // Its own test, not `may_be_longest`: the checker must not share the search's shortcut
+    // (a shortcut that never offered a game would leave both without a longest, and agree).
+    let longer = |b: &Longest| (played, tricks) >= (b.cards, b.tricks);
+    if stats.longest.as_ref().is_none_or(longer) {
         stats.offer_longest(Longest {
             deal: cards.to_vec(),
             cards: played,
