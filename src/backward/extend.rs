@@ -287,6 +287,22 @@ mod tests {
     /// A 37-trick game (tests/backward.rs), all of whose tree stays within the lanes' limit.
     const SHORT: &str = "--K---Q----A-----J-----A-Q/--J---K----K---J-AQ--A-- (1)";
 
+    /// Longer means more cards or more tricks than the record: equal to it on both is not
+    /// longer, one more of either is.
+    #[test]
+    fn longer_than_the_record_needs_more_cards_or_more_tricks() {
+        let game = |cards, tricks| Game {
+            position: Position::parse(RECORD, Notation::Auto).unwrap(),
+            winner: 0,
+            tricks,
+            cards,
+        };
+        assert!(!game(RECORD_CARDS, RECORD_TRICKS).beats_record());
+        assert!(game(RECORD_CARDS + 1, RECORD_TRICKS).beats_record());
+        assert!(game(RECORD_CARDS, RECORD_TRICKS + 1).beats_record());
+        assert!(!game(RECORD_CARDS - 1, RECORD_TRICKS).beats_record());
+    }
+
     /// The balanced nodes of `text`'s backward tree (at most `max` positions) and its winner.
     fn tree(text: &str, max: u64) -> (Vec<Node>, u8) {
         let pos = Position::parse(text, Notation::Auto).unwrap();
