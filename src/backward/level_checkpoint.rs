@@ -80,7 +80,7 @@ struct Saved {
 }
 
 /// The payload of version 2: the card count (to unpack the keys) and the state.
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
 struct SavedV2 {
     cards: u32,
     size: u64,
@@ -282,6 +282,24 @@ mod tests {
         let payload = bincode::serde::encode_to_vec(&v2, bincode::config::standard()).unwrap();
         std::fs::write(&path, file_bytes(2, "job a", &payload)).unwrap();
         assert_eq!(load(&path, "job a").unwrap(), (state.clone(), 0.0));
+        // A state with no frontier (nothing left to expand: a finished closure is never saved),
+        // or with more cards than a key holds, is refused, each alone.
+        let empty = SavedV2 {
+            frontier: Vec::new(),
+            ..v2.clone()
+        };
+        let wide = SavedV2 {
+            cards: PACK_MAX_CARDS as u32 + 1,
+            ..v2.clone()
+        };
+        for bad in [empty, wide] {
+            let payload = bincode::serde::encode_to_vec(&bad, bincode::config::standard()).unwrap();
+            std::fs::write(&path, file_bytes(2, "job a", &payload)).unwrap();
+            assert!(matches!(
+                load(&path, "job a"),
+                Err(LevelCheckpointError::NotCheckpoint { .. })
+            ));
+        }
         // A payload whose checksum is right and whose list of balanced nodes claims 2^40 of
         // them is refused, not reserved.
         let mut huge = bincode::serde::encode_to_vec(
