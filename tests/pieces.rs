@@ -258,6 +258,42 @@ fn jack_template_and_other_face_templates() {
     );
 }
 
+/// The progress bar's total for `mutate` bounds the games it plays, and is not far above them:
+/// from one and two operations, with and without re-splits, on a small position.
+#[test]
+fn mutate_games_bound_bounds_the_games_played() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let start = Position::parse("J--Q-/-K-- (1)", Notation::Dash).unwrap();
+    for ops in [1, 2] {
+        for split_points in [false, true] {
+            let cfg = MutateConfig { ops, split_points };
+            let played = AtomicU64::new(0);
+            mutate(&start, &cfg, &|n| {
+                played.fetch_add(n, Ordering::Relaxed);
+            });
+            let played = played.into_inner();
+            let bound = ansatz::ansatz::mutate::games_bound(&start, &cfg);
+            assert!(
+                played > 0 && played <= bound,
+                "{cfg:?}: {played} games, bound {bound}"
+            );
+            assert!(
+                bound <= 40 * played,
+                "{cfg:?}: {played} games, bound {bound}"
+            );
+        }
+    }
+}
+
+/// `{TEST}` may close its hand: nothing after it, every card of the hand before it.
+#[test]
+fn a_test_slot_may_end_its_hand() {
+    let t = Template::parse("position = --J-J{TEST}/J- (1)", "end.txt").unwrap();
+    assert_eq!(t.before, cards("--J-J"));
+    assert!(t.after.is_empty());
+    assert_eq!(t.fill(&cards("Q-")).to_string(), "--J-JQ-/J- (1)");
+}
+
 #[test]
 fn malformed_templates_name_line_and_reason() {
     let cases = [
