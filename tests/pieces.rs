@@ -285,6 +285,27 @@ fn mutate_games_bound_bounds_the_games_played() {
     }
 }
 
+/// An import records the limits its pieces reach: lengths, face cards (not number cards) and
+/// the most of one kind.
+#[test]
+fn an_import_records_the_limits_its_pieces_reach() {
+    let t = Template::jack();
+    let (pieces, e) =
+        ansatz::ansatz::import::import_pieces(&t, "--\n--Q-Q # two Queens\n", "list.txt").unwrap();
+    assert_eq!(pieces, vec![cards("--"), cards("--Q-Q")]);
+    assert_eq!(e.method, "import list.txt");
+    assert_eq!(
+        (
+            e.min_len,
+            e.max_len,
+            e.max_faces,
+            e.max_per_kind,
+            e.candidates
+        ),
+        (2, 5, 2, 2, 2)
+    );
+}
+
 /// `{TEST}` may close its hand: nothing after it, every card of the hand before it.
 #[test]
 fn a_test_slot_may_end_its_hand() {
