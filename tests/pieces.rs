@@ -365,15 +365,20 @@ fn classes_follow_chains_of_single_operations() {
     assert_eq!((c[5], c[3], c[0]), (0, 1, 2));
 }
 
-#[test]
-fn library_rejects_foreign_newer_truncated_and_corrupt_files() {
-    let t = Template::jack();
+/// A library of two pieces of the jack template (`--` and `--Q-Q`), for the reader's tests.
+fn two_piece_library() -> library::Library {
     let (lib, _) = ansatz::ansatz::find::build_library(
-        &t,
+        &Template::jack(),
         enumeration("exact"),
         vec![cards("--"), cards("--Q-Q")],
         "ansatz test".into(),
     );
+    lib
+}
+
+#[test]
+fn library_rejects_foreign_newer_truncated_and_corrupt_files() {
+    let lib = two_piece_library();
     let bytes = library::encode(&lib);
     let p = Path::new("x.bin");
     assert!(matches!(
@@ -404,15 +409,11 @@ fn library_rejects_foreign_newer_truncated_and_corrupt_files() {
 /// count, counts that are not the sequence's).
 #[test]
 fn library_refuses_each_inconsistent_record() {
-    let t = Template::jack();
-    let (lib, _) = ansatz::ansatz::find::build_library(
-        &t,
-        enumeration("exact"),
-        vec![cards("--"), cards("--Q-Q")],
-        "ansatz test".into(),
-    );
+    let lib = two_piece_library();
     assert!(library::decode(&library::encode(&lib), Path::new("x.bin")).is_ok());
-    let breaks: [(&str, fn(&mut library::PieceRecord)); 4] = [
+    // What is broken, and how.
+    type Break = (&'static str, fn(&mut library::PieceRecord));
+    let breaks: [Break; 4] = [
         ("card past the kinds", |p| p.sequence[0] = 9),
         ("length", |p| p.length += 1),
         ("class", |p| p.class = 2),
@@ -455,13 +456,7 @@ fn library_too_short_for_a_header_is_corrupt() {
 /// header's start.
 #[test]
 fn library_header_length_past_the_body_is_corrupt() {
-    let t = Template::jack();
-    let (lib, _) = ansatz::ansatz::find::build_library(
-        &t,
-        enumeration("exact"),
-        vec![cards("--"), cards("--Q-Q")],
-        "ansatz test".into(),
-    );
+    let lib = two_piece_library();
     let bytes = library::encode(&lib);
     let body_len = bytes.len() - 8;
     for past in 1..=28u64 {
