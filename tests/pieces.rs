@@ -430,6 +430,18 @@ fn library_refuses_each_inconsistent_record() {
     }
 }
 
+/// Seals a crafted library `body` with its checksum and asserts that it reads as corrupt with a
+/// detail holding `reason` (`what` names the case in a failure).
+fn assert_sealed_corrupt(mut body: Vec<u8>, reason: &str, what: &str) {
+    let sum = library::fnv1a(&body);
+    body.extend_from_slice(&sum.to_le_bytes());
+    let e = library::decode(&body, Path::new("x.bin")).unwrap_err();
+    assert!(
+        matches!(&e, LibraryError::Corrupt { detail, .. } if detail.contains(reason)),
+        "{what}: {e}"
+    );
+}
+
 /// A file too short for a header, whose length field and checksum are right (crafted: no cut
 /// or flip of a real library gives one), is a corrupt library at every length from 28 bytes (the
 /// magic, version, length and checksum) to 43, never a read past its end.
@@ -440,13 +452,7 @@ fn library_too_short_for_a_header_is_corrupt() {
         body.extend_from_slice(&library::VERSION.to_le_bytes());
         body.extend_from_slice(&len.to_le_bytes());
         body.resize(len as usize - 8, 0);
-        let sum = library::fnv1a(&body);
-        body.extend_from_slice(&sum.to_le_bytes());
-        let e = library::decode(&body, Path::new("x.bin")).unwrap_err();
-        assert!(
-            matches!(&e, LibraryError::Corrupt { detail, .. } if detail.contains("too short")),
-            "{len} bytes: {e}"
-        );
+        assert_sealed_corrupt(body, "too short", &format!("{len} bytes"));
     }
 }
 
@@ -463,13 +469,7 @@ fn library_header_length_past_the_body_is_corrupt() {
         let mut body = bytes[..body_len].to_vec();
         let claim = (body_len as u64 - 28) + past;
         body[20..28].copy_from_slice(&claim.to_le_bytes());
-        let sum = library::fnv1a(&body);
-        body.extend_from_slice(&sum.to_le_bytes());
-        let e = library::decode(&body, Path::new("x.bin")).unwrap_err();
-        assert!(
-            matches!(&e, LibraryError::Corrupt { detail, .. } if detail.contains("header length")),
-            "header length {claim}: {e}"
-        );
+        assert_sealed_corrupt(body, "header length", &format!("header length {claim}"));
     }
 }
 
