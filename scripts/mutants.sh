@@ -26,8 +26,11 @@
 # Usage: scripts/mutants.sh engine [N [K...]]     the engine sample (default as above)
 #        scripts/mutants.sh trust [MODULE...]      the trust sample (default every module)
 #        scripts/mutants.sh SET --list             the set's mutants, counted per file
-#        scripts/mutants.sh SET --recheck          the mutants SET.tsv lists as missed, again at
-#                                                  HEAD (after their tests): SET-recheck.tsv
+#        scripts/mutants.sh SET --recheck [MODULE...]
+#                                                  the mutants SET.tsv lists as missed (of the
+#                                                  modules given, default all), again at HEAD
+#                                                  (after their tests): SET-recheck.tsv, where
+#                                                  these modules' lines replace their old ones
 # It mutates the checkout it runs in (cargo-mutants --in-place, so the build folder is reused
 # from one mutant to the next): run it in a worktree of its own, with nothing uncommitted under
 # src/ (it refuses otherwise, and puts src/ back when it stops). Lean profile: [profile.mutants].
@@ -181,18 +184,23 @@ run_shard() {
   keep_logs "$set-${k}-of-$n"
 }
 
-# The mutants SET.tsv lists as missed, tested again at HEAD in both tiers (after the tests added
-# for them), their outcomes to results/mutants/SET-recheck.tsv (module, outcome, mutant, commit).
-# A mutant's line and column may have moved since, so it is matched at any (every mutant of that
-# name in its file is tested); one whose code is gone is listed as `gone`.
+# The mutants SET.tsv lists as missed (of the modules MODS, default every one with a missed
+# mutant), tested again at HEAD in both tiers (after the tests added for them), their outcomes to
+# results/mutants/SET-recheck.tsv (module, outcome, mutant, commit). Each module's lines replace
+# its lines of an earlier recheck as soon as it is done, so a stopped recheck keeps the modules
+# it finished. A mutant's line and column may have moved since, so it is matched at any (every
+# mutant of that name in its file is tested); one whose code is gone is listed as `gone`.
 recheck() {
-  local m names re files f kind name one head tmp="$out/$set_name-recheck.tsv.tmp"
+  local m names re files f kind name one head file="$out/$set_name-recheck.tsv" mods=("$@")
+  local lines="$file.lines" tmp="$file.tmp"
   head=$(git rev-parse --short HEAD)
-  : > "$tmp"
-  for m in $(awk -F'\t' '$3 == "missed" { print $1 }' "$out/$set_name.tsv" | sort -u); do
+  [ ${#mods[@]} -gt 0 ] ||
+    mapfile -t mods < <(awk -F'\t' '$3 == "missed" { print $1 }' "$out/$set_name.tsv" | sort -u)
+  for m in "${mods[@]}"; do
     names=$(mktemp)
     awk -F'\t' -v m="$m" '$1 == m && $3 == "missed" { print $4 }' "$out/$set_name.tsv" |
       sort -u > "$names"
+    [ -s "$names" ] || { echo "$m: no missed mutant to recheck" >&2; rm -f "$names"; continue; }
     re=$(printf '^(%s)$' "$(any_line < "$names" | paste -sd '|')")
     files=()
     for f in $(cut -d: -f1 "$names" | sort -u); do files+=(--file "$f"); done
@@ -201,17 +209,20 @@ recheck() {
       echo "scripts/mutants.sh: recheck of $m has $got outcomes of $want mutants" >&2
       exit 1
     }
+    : > "$lines"
     for kind in caught missed timeout unviable; do
-      sed "s|^|$m\t$kind\t|; s|\$|\t$head|" "$narrow/$kind.all" >> "$tmp"
+      sed "s|^|$m\t$kind\t|; s|\$|\t$head|" "$narrow/$kind.all" >> "$lines"
     done
     while read -r name; do
       one=$(printf '^%s$' "$(printf '%s\n' "$name" | any_line)")
-      grep -qhE "$one" "$narrow"/*.all || printf '%s\tgone\t%s\t%s\n' "$m" "$name" "$head" >> "$tmp"
+      grep -qhE "$one" "$narrow"/*.all || printf '%s\tgone\t%s\t%s\n' "$m" "$name" "$head" >> "$lines"
     done < "$names"
+    { awk -F'\t' -v m="$m" '$1 != m' "$file" 2> /dev/null || true; cat "$lines"; } > "$tmp"
+    mv "$tmp" "$file"
+    rm -f "$lines"
     keep_logs "recheck-$m"
     rm -f "$names"
   done
-  mv "$tmp" "$out/$set_name-recheck.tsv"
 }
 
 # Mutant names (one a line) as regexes matching them at any line and column.
@@ -237,7 +248,8 @@ trap 'git checkout -q -- src' EXIT
 # engine tests take about a minute in the lean profile.
 timeout=${MUTANTS_TIMEOUT:-300}
 if [ "${1:-}" = --recheck ]; then
-  recheck
+  shift
+  recheck "$@"
   exit 0
 fi
 case $set_name in
