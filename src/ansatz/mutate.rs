@@ -283,3 +283,25 @@ pub fn games_bound(start: &Position, cfg: &MutateConfig) -> u64 {
     }
     total
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::{ACE, NUMBER, QUEEN};
+
+    /// What `mutate --json` prints for each kind of operation: places count from 1, hands too.
+    #[test]
+    fn an_op_prints_its_kind_hand_and_place() {
+        let hand = |hand, op| Op::Hand { hand, op }.to_string();
+        let add = SeqOp::Add { at: 4, card: QUEEN };
+        assert_eq!(hand(0, add), "add Q at 1:5");
+        assert_eq!(hand(1, SeqOp::Remove { at: 2 }), "remove 2:3");
+        assert_eq!(hand(0, SeqOp::Swap { at: 3, card: ACE }), "swap 1:4 to A");
+        let to_number = SeqOp::Swap {
+            at: 0,
+            card: NUMBER,
+        };
+        assert_eq!(hand(1, to_number), "swap 2:1 to -");
+        assert_eq!(Op::Split { at: 20 }.to_string(), "split at 20");
+    }
+}
