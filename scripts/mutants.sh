@@ -215,7 +215,9 @@ recheck() {
     done
     while read -r name; do
       one=$(printf '^%s$' "$(printf '%s\n' "$name" | any_line)")
-      grep -qhE "$one" "$narrow"/*.all || printf '%s\tgone\t%s\t%s\n' "$m" "$name" "$head" >> "$lines"
+      # (Named one by one: `set -f` above keeps the shell from expanding `*`.)
+      grep -qhE "$one" "$narrow"/{caught,missed,timeout,unviable}.all ||
+        printf '%s\tgone\t%s\t%s\n' "$m" "$name" "$head" >> "$lines"
     done < "$names"
     { awk -F'\t' -v m="$m" '$1 != m' "$file" 2> /dev/null || true; cat "$lines"; } > "$tmp"
     mv "$tmp" "$file"
