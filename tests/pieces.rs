@@ -473,6 +473,22 @@ fn library_header_length_past_the_body_is_corrupt() {
     }
 }
 
+/// A header that ends fewer than 8 bytes before the checksum leaves no room for the piece count:
+/// a corrupt library (crafted, with its file length and checksum right), not a read past the end,
+/// for each of the 8 sizes short of a count.
+#[test]
+fn library_without_room_for_the_piece_count_is_corrupt() {
+    let bytes = library::encode(&two_piece_library());
+    let header_len = u64::from_le_bytes(bytes[20..28].try_into().unwrap()) as usize;
+    for room in 0..8 {
+        let mut body = bytes[..28 + header_len + room].to_vec();
+        let file_len = body.len() as u64 + 8;
+        body[12..20].copy_from_slice(&file_len.to_le_bytes());
+        let what = format!("{room} bytes after the header");
+        assert_sealed_corrupt(body, "no room for the piece count", &what);
+    }
+}
+
 #[test]
 fn find_pieces_resume_after_interruption_gives_the_same_library() {
     let dir = scratch("resume");
