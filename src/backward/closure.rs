@@ -412,8 +412,8 @@ mod tests {
 
     /// hashbrown picks a key's bucket by the hash's low bits, so keys that differ only in high
     /// bits of either half must spread there too: 4,096 keys over 4,096 buckets fill about
-    /// 2,590 at random. (A final fold that shifted left instead of right, or a first fold that
-    /// did, would give one or a few hundred buckets.)
+    /// 2,590 at random. (Either of the two folds after the halves are joined, shifting left
+    /// instead of right, leaves 290 buckets or fewer at one of these two shifts.)
     #[test]
     fn keys_differing_only_in_high_bits_spread_over_the_buckets() {
         for shift in [40u32, 104] {
