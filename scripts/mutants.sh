@@ -5,8 +5,10 @@
 # even sample in shards: cargo-mutants' round-robin shard K of N takes every N-th mutant of the
 # sorted list, spread over every file. Two sets:
 #   engine  src/engine/ and src/search/exhaustive/ with the engine, lane and exhaustive tests;
-#           shards K/110 for K = 0, 11, ..., 99 (together the round-robin shard 0 of 11, about
-#           160 mutants, in slices of about 16)
+#           shards K/110 for K = 0, 11, ..., 99, then 5, 16, ..., 104 (together the round-robin
+#           shards 0 and 5 of 11, about 320 mutants, two thirds of them viable, in slices of
+#           about 16; each slice is itself spread over every file, so the sample stays even
+#           wherever a run stops)
 #   trust   one module at a time: notation, position, card, library, backward, ansatz, each
 #           with its own tests and the integration tests that read or write it; the sample is
 #           every S-th mutant of the module, S its mutant count / 28 (about 28 mutants), run as
@@ -95,7 +97,7 @@ mutate() {
   local cargo_args=(--cargo-arg=--lib)
   [ "$tier" = wide ] && cargo_args+=(--cargo-arg=--test=main)
   # shellcheck disable=SC2086
-  cargo mutants --in-place "$@" --baseline "${baseline[$tier]}" --timeout "$timeout" \
+  cargo mutants --in-place "$@" --baseline "${baseline[$tier]}" --timeout "${timeout_of[$tier]}" \
     --profile mutants --output "$dir" "${cargo_args[@]}" -- -- $filters || true
   baseline[$tier]=skip
 }
@@ -246,9 +248,14 @@ fi
 
 git diff --quiet -- src || { echo "scripts/mutants.sh: src/ has uncommitted changes (it mutates src/ in place)" >&2; exit 2; }
 trap 'git checkout -q -- src' EXIT
-# A mutant's tests may take this long (seconds) before it counts as a timeout: the unmutated
-# engine tests take about a minute in the lean profile.
-timeout=${MUTANTS_TIMEOUT:-300}
+# A mutant's tests may take this long (seconds) before it counts as a timeout, in each tier
+# (MUTANTS_NARROW_TIMEOUT, MUTANTS_TIMEOUT): the engine's narrow tests take about 4 s unmutated
+# in the lean profile, so 120 s is ample even on a loaded machine (a mutant that loops forever
+# then costs two minutes, not five); the trust modules' narrow tests and every wide tier take a
+# minute or two.
+narrow_timeout=300
+[ "$set_name" = engine ] && narrow_timeout=120
+declare -A timeout_of=([narrow]=${MUTANTS_NARROW_TIMEOUT:-$narrow_timeout} [wide]=${MUTANTS_TIMEOUT:-300})
 if [ "${1:-}" = --recheck ]; then
   shift
   recheck "$@"
@@ -259,7 +266,7 @@ case $set_name in
     n=${1:-110}
     shift || true
     shards=("$@")
-    [ ${#shards[@]} -gt 0 ] || mapfile -t shards < <(seq 0 11 $((n - 1)))
+    [ ${#shards[@]} -gt 0 ] || mapfile -t shards < <(seq 0 11 $((n - 1)); seq 5 11 $((n - 1)))
     for k in "${shards[@]}"; do
       run_shard engine "$k" "$n" "$(files_of engine)"
     done
