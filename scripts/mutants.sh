@@ -75,7 +75,7 @@ wide_of() {
   case $1 in
     # The census rows are left out: they test the same walk on larger decks.
     engine) echo 'engine:: lanes:: search::exhaustive search::paulhus_6 search::paulhus_no_number
-      search::prefix_sharing search::narrow_walk' ;;
+      search::prefix_sharing search::narrow_walk search::multi' ;;
     # Notation, positions and cards are read and printed by almost every command: their own
     # tests, the engine's integration tests (positions parsed and played), the fuzz replays and
     # the golden answers of the CLI.

@@ -327,6 +327,27 @@ mod tests {
     }
 
     #[test]
+    fn the_last_player_left_in_the_lead_phase_wins() {
+        // Three number cards go down in turn; then players 1 and 2 must lead and have no card,
+        // so they drop out one after the other, and player 3 wins with the three cards on the
+        // pile (its King never played).
+        let p = MultiPosition {
+            hands: vec![vec![0], vec![0], vec![0, 0, 3]],
+            to_move: 0,
+        };
+        let mut hands = hands_of(&p);
+        let mut to_move = 0;
+        let step = trick_in_place(&mut hands, &mut to_move, &mut Vec::new(), &mut Vec::new());
+        assert_eq!(
+            step,
+            Step::End {
+                winner: 2,
+                cards: 3
+            }
+        );
+    }
+
+    #[test]
     fn debt_passes_to_the_next_player() {
         // Player 1 leads a King; player 2 pays one card and runs out; player 3 pays the other two.
         // Player 1 takes K - - - and player 2 has dropped out.
