@@ -187,3 +187,60 @@ pub(super) fn split<W: Batched>(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::node::root;
+    use super::super::stats::{Extra, Longest};
+    use super::*;
+    use crate::card::DeckSpec;
+    use crate::engine::Outcome;
+    use crate::engine::reference;
+    use crate::notation::Notation;
+    use crate::position::Position;
+
+    /// A game that ends while two kinds are still unread is counted for its whole subtree, with
+    /// its last, unfinished trick among its tricks: deck `4-1J1A`, player 1 leads its Ace and
+    /// player 2 pays its three number cards and runs out, player 1's last two cards (a Jack and
+    /// a number card, in either order) never read. The subtree's smallest deal played by the
+    /// reference engine gives what the longest game must say.
+    #[test]
+    fn a_game_ending_with_cards_unread_counts_its_last_trick() {
+        let deck: DeckSpec = "4-1J1A".parse().unwrap();
+        let (ctx, mut node) = root::<u32>(&deck, false, Extra::First);
+        let mut stats = ExhaustiveStats::new(2);
+        let mut scratch = Waiting::<u32>::default();
+        // The cards as the game reads them: player 1's Ace, then player 2's three payments.
+        for kind in [4, 0, 0, 0] {
+            assert!(
+                advance(&ctx, &mut node, &mut stats, &mut scratch),
+                "needs a card"
+            );
+            fix(&ctx, &mut node, kind);
+        }
+        assert!(
+            !advance(&ctx, &mut node, &mut stats, &mut scratch),
+            "the game ends"
+        );
+        let deal: Vec<Card> = vec![4, 0, 1, 0, 0, 0];
+        let pos = Position::parse("A-J/--- (1)", Notation::Dash).unwrap();
+        let Outcome::Terminates {
+            winner,
+            tricks,
+            cards,
+        } = reference::play(&pos)
+        else {
+            panic!("the game ends");
+        };
+        assert_eq!((winner, tricks, cards), (0, 1, 4), "the reference's count");
+        assert_eq!((stats.deals, stats.wins.clone()), (2, vec![2, 0]));
+        assert_eq!(
+            stats.longest,
+            Some(Longest {
+                deal,
+                cards,
+                tricks
+            })
+        );
+    }
+}
