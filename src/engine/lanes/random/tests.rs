@@ -126,3 +126,38 @@ fn lanes_agree_with_the_reference_engine() {
 }
 
 use crate::engine::Outcome;
+
+/// Each form's own choice of loop for random games (what runs unless a test forces one) is a
+/// loop the form runs: as many groups as the form gives that loop, at least one, and the split
+/// lanes only where the form has them (AVX-512 without VBMI2 has none). The choice is a pure
+/// function, so this holds every form on any processor, where the games themselves run only in
+/// the best form of each instruction set the processor has.
+#[test]
+fn each_form_chooses_a_loop_it_runs() {
+    fn check<F: Forms>() {
+        let shape_of = |faces, cards| random_shape::<F>(Most { faces, cards }, LIMIT);
+        for (faces, cards) in [(16, 52), (16, 60), (20, 40), (31, 64), (40, 64)] {
+            let shape = shape_of(faces, cards);
+            let groups = match shape.step {
+                Loop::Split => F::RANDOM_SPLIT,
+                Loop::Kinds => F::RANDOM_KINDS,
+                Loop::Planes => F::RANDOM_PLANES,
+            };
+            let form = F::FORM;
+            let at = format!("{form:?}, {faces} faces of {cards}: {shape}");
+            assert!(shape.groups >= 1, "{at}");
+            assert_eq!(shape.groups as usize, groups, "{form:?}: {shape}");
+            assert_eq!(shape.isa, form.isa());
+        }
+        let standard = shape_of(16, 52);
+        let split = standard.step == Loop::Split;
+        assert_eq!(split, F::RANDOM_SPLIT > 0, "{:?}: {standard}", F::FORM);
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        check::<isa::Avx512Vbmi2>();
+        check::<isa::Avx512>();
+        check::<isa::Avx2>();
+    }
+    check::<isa::Portable>();
+}
