@@ -391,4 +391,18 @@ mod tests {
             }
         }
     }
+
+    /// `pile_face` puts each face card at its place on the pile, its penalty less one in the two
+    /// planes, beside the cards already there: a King, a Jack, a Queen and an Ace at places 0, 2,
+    /// 3 and 5.
+    #[test]
+    fn pile_face_puts_each_card_at_its_place() {
+        let mut g = Game::<u32>::from_hands(&[], &[], 0);
+        for (at, c) in [(0, 3), (2, 1), (3, 2), (5, 4)] {
+            g.pile_face(at, c);
+        }
+        assert_eq!(g.pile_faces, 0b101101);
+        assert_eq!(g.pile_lo, 0b101000);
+        assert_eq!(g.pile_hi, 0b100001);
+    }
 }

@@ -347,6 +347,35 @@ mod tests {
         );
     }
 
+    /// A three-player cycle (deal 37 of `ansatz search random --deck 8-2J2Q2K --players 3
+    /// --games 200000 --seed 1`): its tricks are its preperiod and one period (where the repeat
+    /// is seen) and its cards those played by then, as the reference player counts them.
+    #[test]
+    fn a_three_player_cycle_counts_its_preperiod_and_one_period() {
+        let p = MultiPosition {
+            hands: vec![vec![1, 3, 0, 2, 0], vec![0, 2, 0, 3, 0], vec![0, 1, 0, 0]],
+            to_move: 0,
+        };
+        assert_eq!(p.to_string(), "JK-Q-/-Q-K-/-J-- (1)");
+        let want = reference_play(&p);
+        let MultiOutcome::Cycle {
+            preperiod,
+            period,
+            tricks,
+            cards,
+            cycle_cards,
+            ..
+        } = &want
+        else {
+            panic!("{want:?}")
+        };
+        assert_eq!(
+            (*preperiod, *period, *tricks, *cards, *cycle_cards),
+            (3, 10, 13, 86, 70)
+        );
+        assert_eq!(play(&p, &mut Scratch::default()), want);
+    }
+
     #[test]
     fn debt_passes_to_the_next_player() {
         // Player 1 leads a King; player 2 pays one card and runs out; player 3 pays the other two.

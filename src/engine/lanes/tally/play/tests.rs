@@ -51,11 +51,7 @@ fn random_games<E: Plane>(seed: u64, count: usize, max_cards: u64) -> Vec<(Game<
             for i in 0..n {
                 let c = [0u8, 0, 0, 1, 2, 3, 4][rng.below(7) as usize];
                 if c > 0 {
-                    let k = u32::from(c - 1);
-                    let bit = E::ONE.shl(i);
-                    g.pile_faces |= bit;
-                    g.pile_lo |= bit & E::fill(k & 1);
-                    g.pile_hi |= bit & E::fill(k >> 1);
+                    g.pile_face(i, u32::from(c));
                 }
             }
             g.n = n;
@@ -322,11 +318,7 @@ fn convert_equals_the_one_by_one_conversion() {
 fn put_pile<E: Plane>(g: &mut Game<E>, pile: &[u8], rng: &mut SplitMix64) {
     for (i, &c) in pile.iter().enumerate() {
         if c > 0 {
-            let k = u32::from(c - 1);
-            let bit = E::ONE.shl(i as u32);
-            g.pile_faces |= bit;
-            g.pile_lo |= bit & E::fill(k & 1);
-            g.pile_hi |= bit & E::fill(k >> 1);
+            g.pile_face(i as u32, u32::from(c));
         }
     }
     g.n = pile.len() as u32;
