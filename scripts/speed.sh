@@ -1,7 +1,7 @@
 #!/bin/bash
 # Speed of two builds side by side, for holding a change to its base: each command of a fixed set
 # runs with the base binary and the new one in turn (interleaved, so a change of machine load
-# hits both alike), ROUNDS times under each instruction set asked for, and the best user-CPU
+# hits both alike), ROUNDS times under each instruction set asked for, and the best CPU
 # seconds of each are printed with the ratio new/base (above 1: the new build is slower), and
 # beside it the median of the rounds' own ratios and their range (a round: base then new, so a
 # change of load moves both): a bar of a few per cent needs that range inside it.
@@ -39,14 +39,15 @@ declare -A cmds=(
 declare -A reps=([family]=100)
 order=(bench random ex24 ex26 ex32 ex36 ex44 family)
 [ -n "${SPEED_ONLY:-}" ] && read -ra order <<< "$SPEED_ONLY"
-# user seconds of $times runs of BIN ARGS... under ANSATZ_ISA=$isa, in a fresh scratch folder
-user_s() {
+# CPU seconds (user and system: the kernel's work for a command, its page faults above all, is
+# its cost too) of $times runs of BIN ARGS... under ANSATZ_ISA=$isa, in a fresh scratch folder
+cpu_s() {
   local bin=$1 dir
   shift
   dir=$(mktemp -d -p "$work")
-  (cd "$dir" && ANSATZ_ISA=$isa /usr/bin/time -f %U -o "$dir/.t" \
+  (cd "$dir" && ANSATZ_ISA=$isa /usr/bin/time -f '%U %S' -o "$dir/.t" \
     bash -c 'for ((i = 0; i < $0; i++)); do "$@" > /dev/null 2>&1; done' "$times" "$bin" "$@")
-  cat "$dir/.t"
+  awk '{ printf "%.2f\n", $1 + $2 }' "$dir/.t"
 }
 best() { printf '%s\n' "$@" | sort -g | head -1; }
 # The median, the lowest and the highest of the ratios NEW_i / BASE_i (arguments: the base
@@ -65,8 +66,8 @@ for isa in "${isas[@]}"; do
     times=${reps[$name]:-1}
     b=() n=()
     for ((r = 0; r < rounds; r++)); do
-      b+=("$(user_s "$base" "${args[@]}")")
-      n+=("$(user_s "$new" "${args[@]}")")
+      b+=("$(cpu_s "$base" "${args[@]}")")
+      n+=("$(cpu_s "$new" "${args[@]}")")
     done
     bb=$(best "${b[@]}") nn=$(best "${n[@]}")
     printf '%-8s %-9s %9s %9s %7.3f %s\n' "$name" "$isa" "$bb" "$nn" "$(echo "$nn / $bb" | bc -l)" \
