@@ -145,3 +145,30 @@ pub fn run<E: Send>(
         checkpoint,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A deck is cut into subtrees of at most 1/[`SPLIT_PARTS`] of its deals: so into at least
+    /// about that many tasks (enough for every core and for frequent checkpoints), and not into
+    /// many more (each task has its own cost: its scratch, its checkpoint entry).
+    #[test]
+    fn a_deck_is_cut_into_about_split_parts_tasks() {
+        for deck in ["16-2J2Q2K2A", "20-2J2Q2K"] {
+            let cfg = ExhaustiveConfig {
+                deck: deck.parse().unwrap(),
+                players: 2,
+                naive: false,
+                extra: Extra::First,
+            };
+            let (_, work) = cfg.plan().unwrap();
+            let units = work.units();
+            eprintln!("{deck}: {units} tasks");
+            assert!(
+                (SPLIT_PARTS / 2..=8 * SPLIT_PARTS).contains(&units),
+                "{deck}: {units} tasks"
+            );
+        }
+    }
+}
