@@ -74,8 +74,12 @@ narrow_of() {
 wide_of() {
   case $1 in
     # The census rows are left out: they test the same walk on larger decks.
+    # The CLI's search tests too: the engine table under each ANSATZ_ISA and the exhaustive
+    # run's totals, checkpoints and resumes (a mutant of the lanes' availability or of the
+    # run's planning counts got past the rest).
     engine) echo 'engine:: lanes:: search::exhaustive search::paulhus_6 search::paulhus_no_number
-      search::prefix_sharing search::narrow_walk search::multi' ;;
+      search::prefix_sharing search::narrow_walk search::multi search::the_engine_table
+      search::cli_exhaustive search::a_fresh_search search::a_resumed_search' ;;
     # Notation, positions and cards are read and printed by almost every command: their own
     # tests, the engine's integration tests (positions parsed and played), the fuzz replays and
     # the golden answers of the CLI.
