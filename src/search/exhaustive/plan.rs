@@ -139,9 +139,8 @@ impl Plan {
 }
 
 /// The scratch of a thread's tasks: their fully fixed games wait in the same arrays from one task
-/// to the next (each task is left with none waiting). A task's own batch would be some 400 KB
-/// faulted in and zeroed for every task, most of a 24-card slice's two per cent in the kernel's
-/// page faults and `memset`.
+/// to the next (each task is left with none waiting), where a batch of its own would be some
+/// 400 KB allocated, faulted in and zeroed again for every task.
 #[derive(Default)]
 pub struct TaskScratch {
     narrow: Option<Waiting<u32>>,
