@@ -9,9 +9,7 @@ use super::balance::Found;
 use crate::card::DeckSpec;
 use crate::notation::Notation;
 use crate::position::Position;
-use crate::search::exhaustive::{
-    ExhaustiveStats, MAX_CARDS, Options, Plan, TaskScratch, deal_count,
-};
+use crate::search::exhaustive::{ExhaustiveStats, MAX_CARDS, Options, Plan, deal_count};
 
 /// How many steps the deck's deals are cut into.
 pub const PARTS: usize = 16;
@@ -47,8 +45,8 @@ pub fn run_part(
     let mine: Vec<usize> = (p..plan.tasks()).step_by(parts).collect();
     let done: Vec<ExhaustiveStats> = mine
         .par_iter()
-        .map_init(TaskScratch::default, |scratch, &i| {
-            let s = plan.run_task_in(i, scratch);
+        .map(|&i| {
+            let s = plan.run_task(i);
             progress(s.deals);
             s
         })
