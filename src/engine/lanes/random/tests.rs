@@ -152,11 +152,10 @@ fn each_form_chooses_a_loop_it_runs() {
                 Loop::Kinds => F::RANDOM_KINDS,
                 Loop::Planes => F::RANDOM_PLANES,
             };
-            let form = F::FORM;
-            let at = format!("{form:?}, {faces} faces of {cards}: {shape}");
+            let at = format!("{:?}, {faces} faces of {cards}: {shape}", F::FORM);
             assert!(shape.groups >= 1, "{at}");
-            assert_eq!(shape.groups as usize, groups, "{form:?}: {shape}");
-            assert_eq!(shape.isa, form.isa());
+            assert_eq!(shape.groups as usize, groups, "{at}");
+            assert_eq!(shape.isa, F::FORM.isa(), "{at}");
         }
         let standard = shape_of(16, 52);
         let split = standard.step == Loop::Split;
