@@ -9,7 +9,9 @@ use super::balance::Found;
 use crate::card::DeckSpec;
 use crate::notation::Notation;
 use crate::position::Position;
-use crate::search::exhaustive::{ExhaustiveStats, MAX_CARDS, Options, Plan, deal_count};
+use crate::search::exhaustive::{
+    ExhaustiveStats, MAX_CARDS, Options, Plan, TaskScratch, deal_count,
+};
 
 /// How many steps the deck's deals are cut into.
 pub const PARTS: usize = 16;
@@ -45,8 +47,8 @@ pub fn run_part(
     let mine: Vec<usize> = (p..plan.tasks()).step_by(parts).collect();
     let done: Vec<ExhaustiveStats> = mine
         .par_iter()
-        .map(|&i| {
-            let s = plan.run_task(i);
+        .map_init(TaskScratch::default, |scratch, &i| {
+            let s = plan.run_task_in(i, scratch);
             progress(s.deals);
             s
         })

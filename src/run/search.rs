@@ -15,8 +15,8 @@ use crate::run::cluster::{Cluster, ClusterError};
 use crate::run::lockstep::{Lockstep, lockstep};
 use crate::run::shard::Shard;
 use crate::search::checkpoint::{self, CheckpointError};
-use crate::search::exhaustive::ExhaustiveStats;
 use crate::search::exhaustive::run::{self, ExhaustiveConfig, Work};
+use crate::search::exhaustive::{ExhaustiveStats, TaskScratch};
 use crate::search::random::{self, RandomConfig};
 use crate::search::stats::GameStats;
 
@@ -294,7 +294,9 @@ pub fn exhaustive_cluster(
             start: (0, fresh),
             total,
             per_worker: 64,
-            play: Arc::new(move |u: u64| work.run_unit(&c1, u, &|_| {})),
+            play: Arc::new(move |u: u64| {
+                work.run_unit(&c1, u, &mut TaskScratch::default(), &|_| {})
+            }),
             empty: Arc::new(move || ExhaustiveStats::new(players)),
             merge: |a: &mut ExhaustiveStats, b: ExhaustiveStats| a.merge(b),
             save: Box::new(|_, _| Ok(())),

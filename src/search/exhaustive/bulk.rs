@@ -98,6 +98,13 @@ impl<W: Width> Default for Waiting<W> {
     }
 }
 
+impl<W: Width> Waiting<W> {
+    /// Whether no game waits (as after a flush).
+    pub(super) fn is_empty(&self) -> bool {
+        self.leaves.is_empty() && self.games.is_empty() && self.lanes.batch.len() == 0
+    }
+}
+
 /// Queues a fully fixed game of the narrow form (at most 32 cards, or 34: `narrow_walk`):
 /// straight into the lanes' arrays with AVX-512 ([`NarrowBatch`]), else into `scratch.games`;
 /// plays the batch when it is full.

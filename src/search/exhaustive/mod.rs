@@ -41,5 +41,5 @@ mod walk;
 pub use naive::{deal_count, naive, naive_split, play_deal};
 pub use node::{MAX_CARDS, NARROW_CARDS};
 pub use packed::PACKED_CARDS;
-pub use plan::{Options, Plan, prefix_sharing, prefix_sharing_with};
+pub use plan::{Options, Plan, TaskScratch, prefix_sharing, prefix_sharing_with};
 pub use stats::{CycleClass, ExhaustiveStats, Extra, Longest};

@@ -7,7 +7,7 @@ use thiserror::Error;
 use super::super::random::{ConfigError, check_players};
 use super::naive::{deal_count, naive_split};
 use super::node::MAX_CARDS;
-use super::plan::{Options, Plan};
+use super::plan::{Options, Plan, TaskScratch};
 use super::stats::{ExhaustiveStats, Extra};
 use crate::card::DeckSpec;
 
@@ -86,15 +86,17 @@ impl Work {
         }
     }
 
-    /// Counts unit `u`; `progress` gets its deals.
+    /// Counts unit `u` in `scratch` (a thread's, kept from unit to unit); `progress` gets its
+    /// deals.
     pub fn run_unit(
         &self,
         cfg: &ExhaustiveConfig,
         u: u64,
+        scratch: &mut TaskScratch,
         progress: &(dyn Fn(u64) + Sync),
     ) -> ExhaustiveStats {
         let s = match self {
-            Work::Tasks(p) => p.run_task(u as usize),
+            Work::Tasks(p) => p.run_task_in(u as usize, scratch),
             Work::Ranks { deals } => {
                 let lo = u * RANK_CHUNK;
                 let hi = (lo + RANK_CHUNK).min(*deals);
@@ -137,8 +139,8 @@ pub fn run<E: Send>(
         work.units(),
         stats,
         owns,
-        &|| (),
-        &|_, u| work.run_unit(cfg, u, progress),
+        &TaskScratch::default,
+        &|scratch, u| work.run_unit(cfg, u, scratch, progress),
         &|total, s| total.merge(s),
         checkpoint,
     )
