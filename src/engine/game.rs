@@ -342,10 +342,12 @@ impl<H: Plane> Game<H> {
         self.len[p] -= k;
     }
 
-    /// Puts face card `c` on the pile at place `at` (number cards are just counted).
+    /// Puts face card `c` on the pile at place `at` (number cards are just counted). As a
+    /// hand's cards, a place past the plane is dropped only by `u32` planes (see
+    /// [`Plane::shl_hand`]).
     #[inline(always)]
     pub fn pile_face(&mut self, at: u32, c: u32) {
-        let bit = H::ONE.shl(at);
+        let bit = H::ONE.shl_hand(at);
         self.pile_faces |= bit;
         self.pile_lo |= bit & H::fill((c - 1) & 1);
         self.pile_hi |= bit & H::fill((c - 1) >> 1);

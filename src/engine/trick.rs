@@ -29,98 +29,93 @@ pub enum Step {
     Unread,
 }
 
-/// Cards of the hands not known yet, as the trick sees them.
+/// Cards of the hands not known yet, as the trick sees them. The marks stay in memory, as they
+/// were when the trick started: the trick reads them only where a scan stops (at a face card or
+/// an unread card), counting the cards the hand has given up since, and shifts them once at its
+/// end. (Carried in registers beside the hands, they took two registers more than x86-64 has
+/// free in the tree walk's loop, which then spilled.)
 pub trait Unread<H: Plane> {
-    /// A hand's marks, carried beside its planes through the trick.
-    type Marks: Copy;
-    /// Hand `p`'s marks.
-    fn load(&self, p: usize) -> Self::Marks;
-    /// Sets hand `p`'s marks.
-    fn store(&mut self, p: usize, m: Self::Marks);
-    /// Whether card `i` of a hand with marks `m` is unread.
-    fn at(m: Self::Marks, i: u32) -> bool;
-    /// The marks of a hand less its top `k` cards.
-    fn pop(m: Self::Marks, k: u32) -> Self::Marks;
+    /// Where the trick keeps the pile: in registers ([`Pile`]) when every card is known, in the
+    /// game ([`PileInGame`]) beside unread cards, where the registers are short (the tree walk's
+    /// loop holds its node, context and batch besides), and a face card's write to memory costs
+    /// less than the spills.
+    type Pile: PileAt<H>;
+    /// Whether card `i` of hand `p`, counted from its top when the trick started, is unread.
+    fn at(&self, p: usize, i: u32) -> bool;
+    /// Hand `p` gave up its top `k` cards.
+    fn pop(&mut self, p: usize, k: u32);
 }
 
 /// Every card is known.
 pub struct Known;
 
 impl<H: Plane> Unread<H> for Known {
-    type Marks = ();
+    type Pile = Pile<H>;
     #[inline(always)]
-    fn load(&self, _: usize) {}
-    #[inline(always)]
-    fn store(&mut self, _: usize, _: ()) {}
-    #[inline(always)]
-    fn at(_: (), _: u32) -> bool {
+    fn at(&self, _: usize, _: u32) -> bool {
         false
     }
     #[inline(always)]
-    fn pop(_: (), _: u32) {}
+    fn pop(&mut self, _: usize, _: u32) {}
 }
 
 /// A plane a hand (bit `i`: card `i` is unread).
 impl<H: Plane> Unread<H> for [H; 2] {
-    type Marks = H;
+    type Pile = PileInGame;
     #[inline(always)]
-    fn load(&self, p: usize) -> H {
-        self[p]
+    fn at(&self, p: usize, i: u32) -> bool {
+        self[p].bit(i) == 1
     }
     #[inline(always)]
-    fn store(&mut self, p: usize, m: H) {
-        self[p] = m;
-    }
-    #[inline(always)]
-    fn at(m: H, i: u32) -> bool {
-        m.shr_in(i) & H::ONE == H::ONE
-    }
-    #[inline(always)]
-    fn pop(m: H, k: u32) -> H {
-        m.shr_in(k)
+    fn pop(&mut self, p: usize, k: u32) {
+        self[p] = self[p].shr(k);
     }
 }
 
 /// A hand in registers.
 #[derive(Clone, Copy)]
-struct Hand<H, M> {
+struct Hand<H> {
     f: H,
     l: H,
     h: H,
     n: u32,
-    m: M,
 }
 
-impl<H: Plane, M: Copy> Hand<H, M> {
+impl<H: Plane> Hand<H> {
     #[inline(always)]
-    fn load<U: Unread<H, Marks = M>>(g: &Game<H>, u: &U, p: usize) -> Self {
+    fn load(g: &Game<H>, p: usize) -> Self {
         Hand {
             f: g.faces[p],
             l: g.lo[p],
             h: g.hi[p],
             n: g.len[p],
-            m: u.load(p),
         }
     }
 
+    /// Shifts `u`'s marks of hand `p` by the cards this hand gave up: before [`Hand::store`]
+    /// (`g.len[p]` is still its length when the trick started) and before it takes a pile.
     #[inline(always)]
-    fn store<U: Unread<H, Marks = M>>(self, g: &mut Game<H>, u: &mut U, p: usize) {
+    fn unmark<U: Unread<H>>(&self, g: &Game<H>, u: &mut U, p: usize) {
+        u.pop(p, g.len[p] - self.n);
+    }
+
+    /// Writes the hand back as hand `p`.
+    #[inline(always)]
+    fn store(self, g: &mut Game<H>, p: usize) {
         g.faces[p] = self.f;
         g.lo[p] = self.l;
         g.hi[p] = self.h;
         g.len[p] = self.n;
-        u.store(p, self.m);
     }
 
     /// Gives up the top `k` cards (fewer than the plane holds: a move gives up at most one
     /// card more than the shorter hand holds, or a payment's four).
     #[inline(always)]
-    fn pop<U: Unread<H, Marks = M>>(&mut self, k: u32) {
+    fn pop(&mut self, k: u32) {
         self.f = self.f.shr_in(k);
         self.l = self.l.shr_in(k);
         self.h = self.h.shr_in(k);
         self.n -= k;
-        self.m = U::pop(self.m, k);
     }
 
     /// The penalty of card `i`, a face card.
@@ -131,23 +126,73 @@ impl<H: Plane, M: Copy> Hand<H, M> {
     }
 }
 
+/// The pile as the trick keeps it (see [`Unread::Pile`]).
+pub trait PileAt<H: Plane>: Copy {
+    /// The pile of `g`.
+    fn load(g: &Game<H>) -> Self;
+    /// Face card `c` at place `at`.
+    fn put(&mut self, g: &mut Game<H>, at: u32, c: u32);
+    /// Its faces, low and high planes.
+    fn planes(&self, g: &Game<H>) -> (H, H, H);
+    /// Writes it back to `g`.
+    fn store(self, g: &mut Game<H>);
+}
+
 /// The pile's planes in registers.
 #[derive(Clone, Copy)]
-struct Pile<H> {
+pub struct Pile<H> {
     f: H,
     l: H,
     h: H,
 }
 
-impl<H: Plane> Pile<H> {
-    /// Face card `c` at place `at`.
+impl<H: Plane> PileAt<H> for Pile<H> {
     #[inline(always)]
-    fn put(&mut self, at: u32, c: u32) {
+    fn load(g: &Game<H>) -> Self {
+        Pile {
+            f: g.pile_faces,
+            l: g.pile_lo,
+            h: g.pile_hi,
+        }
+    }
+    #[inline(always)]
+    fn put(&mut self, _: &mut Game<H>, at: u32, c: u32) {
         let bit = H::ONE.shl_hand(at);
         self.f |= bit;
         self.l |= bit & H::fill((c - 1) & 1);
         self.h |= bit & H::fill((c - 1) >> 1);
     }
+    #[inline(always)]
+    fn planes(&self, _: &Game<H>) -> (H, H, H) {
+        (self.f, self.l, self.h)
+    }
+    #[inline(always)]
+    fn store(self, g: &mut Game<H>) {
+        g.pile_faces = self.f;
+        g.pile_lo = self.l;
+        g.pile_hi = self.h;
+    }
+}
+
+/// The pile left in the game's own fields.
+#[derive(Clone, Copy)]
+pub struct PileInGame;
+
+impl<H: Plane> PileAt<H> for PileInGame {
+    #[inline(always)]
+    fn load(_: &Game<H>) -> Self {
+        PileInGame
+    }
+    #[inline(always)]
+    fn put(&mut self, g: &mut Game<H>, at: u32, c: u32) {
+        g.pile_face(at, c);
+    }
+    #[inline(always)]
+    fn planes(&self, g: &Game<H>) -> (H, H, H) {
+        (g.pile_faces, g.pile_lo, g.pile_hi)
+    }
+    #[inline(always)]
+    fn store(self, _: &mut Game<H>) {}
 }
 
 impl<H: Plane> Game<H> {
@@ -162,15 +207,11 @@ impl<H: Plane> Game<H> {
     #[inline(always)]
     pub fn trick_with<U: Unread<H>>(&mut self, u: &mut U) -> Step {
         let mut who = self.next as usize;
-        let mut a = Hand::load(self, u, who);
-        let mut b = Hand::load(self, u, who ^ 1);
+        let mut a = Hand::load(self, who);
+        let mut b = Hand::load(self, who ^ 1);
         let mut n = self.n;
         let mut debt = self.debt;
-        let mut pile = Pile {
-            f: self.pile_faces,
-            l: self.pile_lo,
-            h: self.pile_hi,
-        };
+        let mut pile = U::Pile::load(self);
         if debt == 0 {
             if n == 0 && (a.n == 0 || b.n == 0) {
                 let winner = u8::from(self.len[1] > 0);
@@ -188,16 +229,16 @@ impl<H: Plane> Game<H> {
                         cards: n + 2 * za,
                     };
                 }
-                if U::at(a.m, za) {
-                    a.pop::<U>(za);
-                    b.pop::<U>(za);
+                if u.at(who, za) {
+                    a.pop(za);
+                    b.pop(za);
                     return self.stop(u, (a, b), who, n + 2 * za, 0, pile);
                 }
                 let c = a.penalty(za);
-                a.pop::<U>(za + 1);
-                b.pop::<U>(za);
+                a.pop(za + 1);
+                b.pop(za);
                 n += 2 * za;
-                pile.put(n, c);
+                pile.put(self, n, c);
                 n += 1;
                 debt = c;
                 // b pays.
@@ -210,16 +251,16 @@ impl<H: Plane> Game<H> {
                         cards: n + 2 * zb + 1,
                     };
                 }
-                if U::at(b.m, zb) {
-                    a.pop::<U>(zb + 1);
-                    b.pop::<U>(zb);
+                if u.at(who ^ 1, zb) {
+                    a.pop(zb + 1);
+                    b.pop(zb);
                     return self.stop(u, (b, a), who ^ 1, n + 2 * zb + 1, 0, pile);
                 }
                 let c = b.penalty(zb);
-                a.pop::<U>(zb + 1);
-                b.pop::<U>(zb + 1);
+                a.pop(zb + 1);
+                b.pop(zb + 1);
                 n += 2 * zb + 1;
-                pile.put(n, c);
+                pile.put(self, n, c);
                 n += 1;
                 debt = c;
             }
@@ -228,14 +269,14 @@ impl<H: Plane> Game<H> {
         loop {
             let z = a.f.tz();
             if z < debt.min(a.n) {
-                if U::at(a.m, z) {
-                    a.pop::<U>(z);
+                if u.at(who, z + self.len[who] - a.n) {
+                    a.pop(z);
                     return self.stop(u, (a, b), who, n + z, debt - z, pile);
                 }
                 let c = a.penalty(z);
-                a.pop::<U>(z + 1);
+                a.pop(z + 1);
                 n += z;
-                pile.put(n, c);
+                pile.put(self, n, c);
                 n += 1;
                 debt = c;
                 std::mem::swap(&mut a, &mut b);
@@ -246,19 +287,22 @@ impl<H: Plane> Game<H> {
                     cards: n + a.n,
                 };
             } else {
-                a.pop::<U>(debt);
+                a.pop(debt);
                 n += debt;
                 break;
             }
         }
         // Paid in full with number cards: b takes the pile under its hand, and leads.
-        b.f |= pile.f.shl_hand(b.n);
-        b.l |= pile.l.shl_hand(b.n);
-        b.h |= pile.h.shl_hand(b.n);
-        b.n += n;
         let w = who ^ 1;
-        a.store(self, u, who);
-        b.store(self, u, w);
+        a.unmark(self, u, who);
+        b.unmark(self, u, w);
+        let (pf, pl, ph) = pile.planes(self);
+        b.f |= pf.shl_hand(b.n);
+        b.l |= pl.shl_hand(b.n);
+        b.h |= ph.shl_hand(b.n);
+        b.n += n;
+        a.store(self, who);
+        b.store(self, w);
         self.pile_faces = H::ZERO;
         self.pile_lo = H::ZERO;
         self.pile_hi = H::ZERO;
@@ -280,17 +324,17 @@ impl<H: Plane> Game<H> {
     fn stop<U: Unread<H>>(
         &mut self,
         u: &mut U,
-        hands: (Hand<H, U::Marks>, Hand<H, U::Marks>),
+        hands: (Hand<H>, Hand<H>),
         who: usize,
         n: u32,
         debt: u32,
-        pile: Pile<H>,
+        pile: U::Pile,
     ) -> Step {
-        hands.0.store(self, u, who);
-        hands.1.store(self, u, who ^ 1);
-        self.pile_faces = pile.f;
-        self.pile_lo = pile.l;
-        self.pile_hi = pile.h;
+        hands.0.unmark(self, u, who);
+        hands.1.unmark(self, u, who ^ 1);
+        hands.0.store(self, who);
+        hands.1.store(self, who ^ 1);
+        pile.store(self);
         self.n = n;
         self.next = who as u32;
         self.debt = debt;
