@@ -443,6 +443,38 @@ fn exhaustive_answer_does_not_depend_on_the_isa() {
     }
 }
 
+/// The exhaustive search's answer is the same for any thread count: a thread's tasks share one
+/// scratch for their fully fixed games (`TaskScratch`), so which tasks share it changes with the
+/// thread count, and nothing a task leaves in it may reach the next one's counts.
+#[test]
+fn exhaustive_answer_does_not_depend_on_the_thread_count() {
+    let test = "exhaustive_answer_does_not_depend_on_the_thread_count";
+    let dir = tmp_out("threads");
+    let isa = isas_here(test)[0];
+    let run = |threads: &str| {
+        let args = [
+            "search",
+            "exhaustive",
+            "--deck",
+            "8-2J2Q2K2A",
+            "--threads",
+            threads,
+            "--json",
+            "--quiet",
+            "--out",
+            &dir,
+        ];
+        let v = json_ran_in(isa, &args, &["seconds", "threads"]);
+        let _ = std::fs::remove_dir_all(&dir);
+        v
+    };
+    let one = run("1");
+    assert!(one["deals"].as_u64().unwrap() > 1_000_000);
+    for threads in ["2", "3"] {
+        assert_eq!(run(threads), one, "--threads {threads}");
+    }
+}
+
 /// The engine module's table (`src/engine/mod.rs`) of which loop plays what on which instruction
 /// set: the cell of each row tested names, in backquotes, the loop that the JSON reports as
 /// `lanes` under that `ANSATZ_ISA` (or says "one by one" where `lanes` is null).
