@@ -347,11 +347,19 @@ impl<H: Plane> Game<H> {
     /// [`Plane::shl_hand`]).
     #[inline(always)]
     pub fn pile_face(&mut self, at: u32, c: u32) {
-        let bit = H::ONE.shl_hand(at);
-        self.pile_faces |= bit;
-        self.pile_lo |= bit & H::fill((c - 1) & 1);
-        self.pile_hi |= bit & H::fill((c - 1) >> 1);
+        let (f, l, h) = pile_bits::<H>(at, c);
+        self.pile_faces |= f;
+        self.pile_lo |= l;
+        self.pile_hi |= h;
     }
+}
+
+/// The faces, low and high planes of a pile holding face card `c` alone, at place `at` (see
+/// [`Game::pile_face`]; the trick's pile in registers adds them too).
+#[inline(always)]
+pub(crate) fn pile_bits<H: Plane>(at: u32, c: u32) -> (H, H, H) {
+    let bit = H::ONE.shl_hand(at);
+    (bit, bit & H::fill((c - 1) & 1), bit & H::fill((c - 1) >> 1))
 }
 
 /// `count` random positions of 1 to `max_cards` cards (number cards three times as likely as each

@@ -14,7 +14,7 @@
 //! stops before playing one and returns [`Step::Unread`], the game at that move. With [`Known`]
 //! the checks compile away.
 
-use super::game::{Game, Plane};
+use super::game::{Game, Plane, pile_bits};
 
 /// What one trick did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,10 +157,10 @@ impl<H: Plane> PileAt<H> for Pile<H> {
     }
     #[inline(always)]
     fn put(&mut self, _: &mut Game<H>, at: u32, c: u32) {
-        let bit = H::ONE.shl_hand(at);
-        self.f |= bit;
-        self.l |= bit & H::fill((c - 1) & 1);
-        self.h |= bit & H::fill((c - 1) >> 1);
+        let (f, l, h) = pile_bits::<H>(at, c);
+        self.f |= f;
+        self.l |= l;
+        self.h |= h;
     }
     #[inline(always)]
     fn planes(&self, _: &Game<H>) -> (H, H, H) {
