@@ -24,6 +24,102 @@ pub(crate) struct Stopped<V> {
     pub ended: u32,
 }
 
+/// What a group keeps of its lanes besides their games, the same in both steps: which player
+/// is `a` in each lane, which lanes play, and the results of the lanes that the last move
+/// stopped.
+#[derive(Clone, Copy)]
+pub(crate) struct Book<V> {
+    /// Bit `i`: the player `a` is in lane `i` (0 or 1). A swap flips it: one scalar xor of
+    /// the swap mask, where a vector of players cost a load, a store and three operations.
+    pub who: u32,
+    /// Bit `i` while lane `i` plays a game.
+    pub active: u32,
+    /// The results of the lanes the last move stopped (see [`Stopped`]).
+    pub winner: u32,
+    pub last: V,
+    pub ended: u32,
+}
+
+/// How a move went in each lane, as the step's masks tell it: all [`Book::end`] needs.
+pub(crate) struct MoveEnd<M> {
+    /// The move was a lead phase, and it ran its player out (`lead_end`), `b`'s card first
+    /// (`b_first`: so `b` ran out).
+    pub lead: M,
+    pub lead_end: M,
+    pub b_first: M,
+    /// A payer was short of the debt.
+    pub pay_end: M,
+    /// A finished trick left its payer no card.
+    pub over: M,
+    /// The players swap (`b` acts next).
+    pub swap: M,
+}
+
+impl<V: Vector> Book<V> {
+    /// No lane plays.
+    ///
+    /// # Safety
+    /// The processor has `V`'s features.
+    #[inline(always)]
+    pub(crate) unsafe fn new() -> Self {
+        Book {
+            who: 0,
+            active: 0,
+            winner: 0,
+            // SAFETY: the caller's contract.
+            last: unsafe { V::splat(0) },
+            ended: 0,
+        }
+    }
+
+    /// The end of a move `e` whose count of tricks and cards is now `tc` (against `limit`):
+    /// the players swapped, and the active lanes that stopped (ended, or reached the limit),
+    /// their results kept where some lane stopped or `ALWAYS`. `last` gives the cards of an
+    /// unfinished last trick, for a lead phase and for a short payment.
+    #[inline(always)]
+    pub(crate) fn end<const ALWAYS: bool>(
+        &mut self,
+        e: MoveEnd<V::Mask>,
+        tc: V,
+        limit: V,
+        last: impl FnOnce() -> (V, V),
+    ) -> u32 {
+        let who = self.who;
+        self.who = who ^ V::bits(e.swap);
+        // A lead player without a card loses, so does a payer short of the debt, and a trick
+        // that empties its payer ends the game.
+        let ended = (e.lead & e.lead_end) | e.pay_end | e.over;
+        let long = !tc.lt(limit);
+        let stopped = V::bits(ended | long) & self.active;
+        if ALWAYS || stopped != 0 {
+            // a wins when b runs out in the lead; else b does.
+            let a_wins = V::bits(e.lead & e.lead_end & e.b_first);
+            self.winner = who ^ !a_wins;
+            let (lead_last, pay_last) = last();
+            self.last = V::select(e.lead, lead_last, V::keep(e.pay_end, pay_last));
+            self.ended = V::bits(ended);
+        }
+        stopped
+    }
+
+    /// The results of the last move, its count `tc`.
+    #[inline(always)]
+    pub(crate) fn stopped(&self, tc: V) -> Stopped<V> {
+        Stopped {
+            tc,
+            last: self.last,
+            winner: self.winner,
+            ended: self.ended,
+        }
+    }
+
+    /// Lane `i`'s player `a` is player `a` (0 or 1).
+    #[inline(always)]
+    pub(crate) fn seat(&mut self, i: usize, a: u32) {
+        self.who = self.who & !(1 << i) | a << i;
+    }
+}
+
 /// One group of lanes of a move loop, in the lane vector `V`.
 pub(crate) trait LaneGroup<V: Vector>: Copy {
     /// The constants of a move.

@@ -27,7 +27,7 @@
 //! deals of up to 60 cards and 16 face cards (every standard deal) in such lanes with [`Counted`]
 //! kinds, twice the lanes of the `u64` form.
 
-use super::drive::{self, Feed, LaneGroup, Sink, Stopped};
+use super::drive::{self, Book, Feed, LaneGroup, MoveEnd, Sink, Stopped};
 use super::source::Most;
 use crate::engine::game::Game;
 use crate::engine::vector::{Funnel, Vector};
@@ -77,17 +77,10 @@ pub(crate) struct KindsGroup<V: Vector, P: Faces<V> = V, Q: Queue<V> = Marker> {
     pub(crate) pr: V,
     pub(crate) n: V,
     pub(crate) debt: V,
-    /// Bit `i`: the player `a` is in lane `i` (0 or 1).
-    pub(crate) who: u32,
     /// Finished tricks times `2^(BITS / 2)` plus their cards (as the planes step, which has 2^32).
     pub(crate) tc: V,
-    /// Results of the lanes that stopped in the last move: winner (bit `i` for lane `i`), cards
-    /// of an unfinished last trick, and whether the game ended (else it reached the limit).
-    pub(crate) winner: u32,
-    pub(crate) last: V,
-    pub(crate) ended: u32,
-    /// Bit `i` while lane `i` plays a game.
-    pub(crate) active: u32,
+    /// Who is `a`, which lanes play, and the results of those that stopped.
+    pub(crate) book: Book<V>,
     /// Where the hands' kinds end, when not at a marker.
     pub(crate) q: Q,
 }
@@ -113,12 +106,9 @@ impl<V: Vector, P: Faces<V>, Q: Queue<V>> KindsGroup<V, P, Q> {
             pr: z,
             n: z,
             debt: z,
-            who: 0,
             tc: z,
-            winner: 0,
-            last: z,
-            ended: 0,
-            active: 0,
+            // SAFETY: the caller's contract.
+            book: unsafe { Book::new() },
             q: zq,
         }
     }
@@ -228,23 +218,17 @@ impl<V: Vector, P: Faces<V>, Q: Queue<V>> KindsGroup<V, P, Q> {
         self.vb = V::select(swap, va2, vb3);
         self.na = V::select(swap, nb3, na2);
         self.nb = V::select(swap, na2, nb3);
-        let who = self.who;
-        self.who = who ^ V::bits(swap);
-        // The end: a lead player without a card loses, so does a payer short of the debt, and a
-        // trick that empties its payer ends the game.
         let over = complete & na2.eq(zero);
-        let ended = (lead & lead_end) | pay_end | over;
-        let long = !tc.lt(limit);
-        let stopped = V::bits(ended | long) & self.active;
-        if ALWAYS || stopped != 0 {
-            // a wins when b runs out in the lead; else b does.
-            let a_wins = V::bits(lead & lead_end & b_first);
-            self.winner = who ^ !a_wins;
-            let last_pay = V::keep(pay_end, n.add(na));
-            self.last = V::select(lead, n2.sub(one), last_pay);
-            self.ended = V::bits(ended);
-        }
-        stopped
+        let end = MoveEnd {
+            lead,
+            lead_end,
+            b_first,
+            pay_end,
+            over,
+            swap,
+        };
+        self.book
+            .end::<ALWAYS>(end, tc, limit, || (n2.sub(one), n.add(na)))
     }
 }
 
@@ -258,12 +242,7 @@ impl<V: Vector, P: Faces<V>, Q: Queue<V>> LaneGroup<V> for KindsGroup<V, P, Q> {
 
     #[inline(always)]
     fn stopped(&self) -> Stopped<V> {
-        Stopped {
-            tc: self.tc,
-            last: self.last,
-            winner: self.winner,
-            ended: self.ended,
-        }
+        self.book.stopped(self.tc)
     }
 
     /// One masked move a variable.
@@ -298,12 +277,12 @@ impl<V: Vector, P: Faces<V>, Q: Queue<V>> LaneGroup<V> for KindsGroup<V, P, Q> {
         self.vb = self.vb.with_lane(i, kb);
         self.na = self.na.with_lane(i, u64::from(g.len[a]));
         self.nb = self.nb.with_lane(i, u64::from(g.len[b]));
-        self.who = self.who & !(1 << i) | (a as u32) << i;
+        self.book.seat(i, a as u32);
     }
 
     #[inline(always)]
     fn active(&mut self) -> &mut u32 {
-        &mut self.active
+        &mut self.book.active
     }
 }
 

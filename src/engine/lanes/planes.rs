@@ -11,7 +11,7 @@
 //! It plays the random games that have more face cards than the kinds step takes (`kinds.rs`:
 //! at most 31 in `u64` lanes, every standard deal), in every form.
 
-use super::drive::{self, Feed, LaneGroup, Sink, Stopped};
+use super::drive::{self, Book, Feed, LaneGroup, MoveEnd, Sink, Stopped};
 use crate::engine::game::Game;
 use crate::engine::vector::Vector;
 
@@ -32,19 +32,11 @@ pub(crate) struct PlanesGroup<V: Vector> {
     ph: V,
     n: V,
     debt: V,
-    /// Bit `i`: the player `a` is in lane `i` (0 or 1). A swap flips it: one scalar xor of
-    /// the swap mask, where a vector of players cost a load, a store and three operations.
-    who: u32,
     /// Finished tricks times 2^32 plus their cards: one add counts both, and the trick limit
     /// is one compare (the cards stay below 2^32: at most 64 a trick, under 2^26 tricks).
     tc: V,
-    /// Results of the lanes that stopped in the last move: winner (bit `i` for lane `i`), cards
-    /// of an unfinished last trick, and whether the game ended (else it reached the limit).
-    winner: u32,
-    last: V,
-    ended: u32,
-    /// Bit `i` while lane `i` plays a game.
-    active: u32,
+    /// Who is `a`, which lanes play, and the results of those that stopped.
+    book: Book<V>,
 }
 
 impl<V: Vector> PlanesGroup<V> {
@@ -70,12 +62,9 @@ impl<V: Vector> PlanesGroup<V> {
             ph: z,
             n: z,
             debt: z,
-            who: 0,
             tc: z,
-            winner: 0,
-            last: z,
-            ended: 0,
-            active: 0,
+            // SAFETY: the caller's contract.
+            book: unsafe { Book::new() },
         }
     }
 
@@ -170,23 +159,17 @@ impl<V: Vector> PlanesGroup<V> {
         self.hb = V::select(swap, ha2, hb3);
         self.na = V::select(swap, nb3, na2);
         self.nb = V::select(swap, na2, nb3);
-        let who = self.who;
-        self.who = who ^ V::bits(swap);
-        // The end: a lead player without a card loses, so does a payer short of the debt, and a
-        // trick that empties its payer ends the game.
         let over = complete & na2.eq(zero);
-        let ended = (lead & lead_end) | pay_end | over;
-        let long = !tc.lt(limit);
-        let stopped = V::bits(ended | long) & self.active;
-        if ALWAYS || stopped != 0 {
-            // a wins when b runs out in the lead; else b does.
-            let a_wins = V::bits(lead & lead_end & b_first);
-            self.winner = who ^ !a_wins;
-            let last_pay = V::keep(pay_end, n.add(na));
-            self.last = V::select(lead, n.add(step), last_pay);
-            self.ended = V::bits(ended);
-        }
-        stopped
+        let end = MoveEnd {
+            lead,
+            lead_end,
+            b_first,
+            pay_end,
+            over,
+            swap,
+        };
+        self.book
+            .end::<ALWAYS>(end, tc, limit, || (n.add(step), n.add(na)))
     }
 }
 
@@ -210,12 +193,7 @@ impl<V: Vector> LaneGroup<V> for PlanesGroup<V> {
 
     #[inline(always)]
     fn stopped(&self) -> Stopped<V> {
-        Stopped {
-            tc: self.tc,
-            last: self.last,
-            winner: self.winner,
-            ended: self.ended,
-        }
+        self.book.stopped(self.tc)
     }
 
     /// One masked move a variable.
@@ -246,12 +224,12 @@ impl<V: Vector> LaneGroup<V> for PlanesGroup<V> {
         self.hb = self.hb.with_lane(i, g.hi[b]);
         self.na = self.na.with_lane(i, u64::from(g.len[a]));
         self.nb = self.nb.with_lane(i, u64::from(g.len[b]));
-        self.who = self.who & !(1 << i) | (a as u32) << i;
+        self.book.seat(i, a as u32);
     }
 
     #[inline(always)]
     fn active(&mut self) -> &mut u32 {
-        &mut self.active
+        &mut self.book.active
     }
 }
 

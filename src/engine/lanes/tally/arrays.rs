@@ -296,10 +296,10 @@ impl<V: Vector, P: Faces<V>, S: Source<V, P>> Feed<V, KindsGroup<V, P>> for Arra
             let i = m.trailing_zeros() as usize;
             m &= m - 1;
             slots[i] = j;
-            g.who = g.who & !(1 << i) | self.src.who(j) << i;
+            g.book.seat(i, self.src.who(j));
             j += 1;
         }
-        g.active |= lanes;
+        g.book.active |= lanes;
         self.next = at + fresh;
     }
 }

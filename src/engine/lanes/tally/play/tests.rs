@@ -213,18 +213,24 @@ fn faces<E: Plane + Into<u64>>(g: &Game<E>) -> u32 {
         .sum()
 }
 
-/// The finishes of `games` by the one-by-one reference ([`Game::finish`]), on any processor.
-fn general32(games: &[Game<u32>], limit: u32) -> Vec<(usize, Finish)> {
+/// The finishes of `games` by the reference engine (`reference::play_on`, through [`finish`]),
+/// on any processor.
+fn general<E: Plane>(games: &[Game<E>], limit: u32) -> Vec<(usize, Finish)> {
     games.iter().map(|g| finish(g, limit)).enumerate().collect()
 }
 
-/// Random games for the `u32` lanes (hands of up to 24 cards, a pile of up to 8) with at
-/// most `most` face cards.
-fn narrow_games(seed: u64, most: u32) -> Vec<(Game<u32>, u64)> {
-    random_games::<u32>(seed, 3 * BATCH + 100, 24)
+/// Random games (hands of up to `max_cards` cards, a pile of up to 8) with at most `most` face
+/// cards, enough for three batches.
+fn games_within<E: Plane + Into<u64>>(seed: u64, max_cards: u64, most: u32) -> Vec<(Game<E>, u64)> {
+    random_games::<E>(seed, 3 * BATCH + 100, max_cards)
         .into_iter()
         .filter(|(g, _)| faces(g) <= most)
         .collect()
+}
+
+/// Random games for the `u32` lanes: hands of up to 24 cards.
+fn narrow_games(seed: u64, most: u32) -> Vec<(Game<u32>, u64)> {
+    games_within(seed, 24, most)
 }
 
 /// The `u32` lanes as the search runs them, against the reference: with the kinds queue (every
@@ -243,7 +249,7 @@ fn narrow_batch_counts_what_the_reference_finishes() {
             counts_what_the_general_lanes_finish(
                 TallyBatch::default(),
                 &games,
-                general32,
+                general,
                 |b, l, bar| b.run_in(l, bar, form),
             );
         }
@@ -252,7 +258,7 @@ fn narrow_batch_counts_what_the_reference_finishes() {
     counts_what_the_general_lanes_finish(
         TallyBatch::default(),
         &narrow_games(27, most),
-        general32,
+        general,
         |b, l, bar| run_forced(b, l, bar, Form::Portable, Path::Narrow),
     );
 }
@@ -402,7 +408,7 @@ fn split_lanes_count_what_the_reference_finishes() {
             counts_what_the_general_lanes_finish(
                 WideBatch::default(),
                 &games,
-                general64,
+                general,
                 |b, l, bar| {
                     assert!(run_forced(b, l, bar, form, Path::Split), "{form:?} refused");
                     true
@@ -422,12 +428,9 @@ fn wide_kinds_count_what_the_reference_finishes() {
             eprintln!("{form:?}: skipped, this processor lacks it");
             continue;
         }
-        counts_what_the_general_lanes_finish(
-            WideBatch::default(),
-            &games,
-            general64,
-            |b, l, bar| run_forced(b, l, bar, form, Path::Wide),
-        );
+        counts_what_the_general_lanes_finish(WideBatch::default(), &games, general, |b, l, bar| {
+            run_forced(b, l, bar, form, Path::Wide)
+        });
     }
 }
 
@@ -520,7 +523,7 @@ fn games_of_34_cards_in_u32_lanes_count_what_the_reference_finishes() {
                 &games,
                 |g, l| {
                     let wide: Vec<Game<u64>> = g.iter().map(|&g| widen(g)).collect();
-                    general64(&wide, l)
+                    general(&wide, l)
                 },
                 |b, l, bar| b.run_in(l, bar, form),
             );
@@ -560,18 +563,9 @@ fn narrow_kinds_refuse_what_does_not_fit() {
     }
 }
 
-/// The finishes of `games` by the reference engine (`reference::play_on`), on any processor.
-fn general64(games: &[Game<u64>], limit: u32) -> Vec<(usize, Finish)> {
-    games.iter().map(|g| finish(g, limit)).enumerate().collect()
-}
-
-/// Random games for the `u64` lanes (hands of up to 52 cards, a pile of up to 8) with at
-/// most `most` face cards.
+/// Random games for the `u64` lanes: hands of up to 52 cards.
 fn wide_games(seed: u64, most: u32) -> Vec<(Game<u64>, u64)> {
-    random_games::<u64>(seed, 3 * BATCH + 100, 52)
-        .into_iter()
-        .filter(|(g, _)| faces(g) <= most)
-        .collect()
+    games_within(seed, 52, most)
 }
 
 /// The `u64` lanes as the search runs them, against the reference: with the kinds queue (every
@@ -591,7 +585,7 @@ fn wide_batch_counts_what_the_reference_finishes() {
             counts_what_the_general_lanes_finish(
                 TallyBatch::default(),
                 &games,
-                general64,
+                general,
                 |b, l, bar| b.run_in(l, bar, form),
             );
         }
@@ -599,7 +593,7 @@ fn wide_batch_counts_what_the_reference_finishes() {
     counts_what_the_general_lanes_finish(
         TallyBatch::default(),
         &wide_games(25, MAX_FACES),
-        general64,
+        general,
         |b, l, bar| {
             assert!(run_forced(b, l, bar, Form::Portable, Path::Wide));
             true
