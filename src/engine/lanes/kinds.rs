@@ -114,7 +114,7 @@ impl<V: Vector, P: Faces<V>, Q: Queue<V>> KindsGroup<V, P, Q> {
     }
 
     /// One move of every lane; the lanes that stopped (ended, or `tricks >= limit`) among the
-    /// active ones, their results in `winner`, `last` and `ended`. `k` holds the constants.
+    /// active ones, their results in the group's [`Book`]. `k` holds the constants.
     /// `ALWAYS`: the results are computed at every move, not only behind a branch on "some lane
     /// stopped" (taken at about a fifth of the moves, so often mispredicted, which also stalls
     /// the next move behind this one's whole chain).

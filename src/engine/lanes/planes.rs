@@ -69,7 +69,7 @@ impl<V: Vector> PlanesGroup<V> {
     }
 
     /// One move of every lane; the lanes that stopped (ended, or `tricks >= limit`) among the
-    /// active ones, their results in `winner`, `last` and `ended` (`ALWAYS`: at every move).
+    /// active ones, their results in the group's [`Book`] (`ALWAYS`: at every move).
     /// `trick` is `1 << 32` and `limit` the trick limit times `1 << 32`, in every lane.
     #[inline(always)]
     fn step<const ALWAYS: bool>(&mut self, zero: V, one: V, trick: V, limit: V) -> u32 {

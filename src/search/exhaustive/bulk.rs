@@ -106,8 +106,8 @@ impl<W: Width> Waiting<W> {
 }
 
 /// Queues a fully fixed game of the narrow form (at most 32 cards, or 34: `narrow_walk`):
-/// straight into the lanes' arrays with AVX-512 ([`NarrowBatch`]), else into `scratch.games`;
-/// plays the batch when it is full.
+/// straight into the lanes' arrays where the processor's lanes tally ([`TallyBatch`]), else into
+/// `scratch.games`; plays the batch when it is full.
 #[inline(always)]
 pub(super) fn push_narrow(
     ctx: &Ctx,
@@ -129,8 +129,8 @@ pub(super) fn push_narrow(
 }
 
 /// Queues a fully fixed game of a deck of more than 32 cards: straight into the `u64` lanes'
-/// arrays with AVX-512 ([`WideBatch`]), else into `scratch.games`; plays the batch when it is
-/// full.
+/// arrays where the processor's lanes tally ([`TallyBatch`]), else into `scratch.games`; plays
+/// the batch when it is full.
 #[inline(always)]
 pub(super) fn push_wide(
     ctx: &Ctx,

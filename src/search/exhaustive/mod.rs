@@ -8,13 +8,13 @@
 //! (every arrangement of the unfixed cards: a multinomial) shares its winner, tricks and cards. When
 //! every card is fixed the subtree is one deal: it is played on in place and, if it has not ended
 //! after `IN_PLACE_TRICKS` tricks, by the exact cycle engine (cycles are only ever reported from
-//! such fully fixed deals). [`naive`] plays every deal separately (rank/unrank + engine) and is the
+//! such fully fixed deals). [`naive()`] plays every deal separately (rank/unrank + engine) and is the
 //! checker; `tests/search.rs` demands equal statistics from both on random small decks.
 //!
 //! Work split: [`Plan`] cuts the tree into subtrees of bounded weight, in a fixed order, so task `i`
 //! is the same for any thread count. A task is named by the cards fixed on its path, in the order
 //! they were first played; that is a different order from the deal's, so these tasks are not rank
-//! ranges of the deal multiset. Rank ranges ([`naive`]) split the deal-by-deal path.
+//! ranges of the deal multiset. Rank ranges ([`naive()`]) split the deal-by-deal path.
 //!
 //! | file | what it owns |
 //! |---|---|

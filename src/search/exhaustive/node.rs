@@ -104,7 +104,7 @@ impl<W: Width> Node<W> {
     }
 
     /// A copy for a child, every field read one by one at its own width (see
-    /// [`Game::fresh_copy`]): [`Node::trick`] and [`fix`] have just written them so, and a
+    /// [`Game::fresh_copy`]): [`Node::trick`] and [`walk::fix`](super::walk::fix) have just written them so, and a
     /// struct copy's wide loads would miss store forwarding.
     #[inline(always)]
     pub(super) fn fork(&self) -> Node<W> {
@@ -151,8 +151,9 @@ pub struct Ctx {
     /// Arrangements of every `remaining` (by index): the weight of a subtree, looked up rather than
     /// computed with divisions in the hot loop.
     pub(super) weight: Vec<u64>,
-    /// Whether fully fixed games go to the [`Lanes`] (when the processor has vector units for
-    /// them) or are played one by one.
+    /// Whether fully fixed games go to the lanes' counting batch
+    /// ([`TallyBatch`](crate::engine::lanes::tally::TallyBatch), when the processor has vector
+    /// units for them) or are played one by one.
     pub(super) lanes: bool,
 }
 

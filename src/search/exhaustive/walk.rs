@@ -11,7 +11,7 @@ use crate::engine::trick::Step;
 
 /// Plays `node` forward until it needs an unread card (true: the caller branches on it) or its
 /// whole subtree is counted into `stats` (false), perhaps later: fully fixed games wait in
-/// `scratch` for [`Width::flush`].
+/// `scratch` for [`Batched::flush`].
 #[inline]
 pub(super) fn advance<W: Batched>(
     ctx: &Ctx,

@@ -20,7 +20,7 @@ use crate::engine::vector::Vector;
 /// within `limit` tricks (see `KindsGroup::tc`: the cards count in the low half of a lane).
 ///
 /// `V::LANES` games at a time, in the lanes' registers (one game at a time, with `pext`/`pdep`
-/// and scalar bit reversals, it took an eighth of a 32-card search): [`convert_one`] is the
+/// and scalar bit reversals, it took an eighth of a 32-card search): `convert_one` is the
 /// reference the tests hold it to.
 #[inline(always)]
 pub(super) fn convert<E: Lane, V: Vector<Elem = E>>(

@@ -69,8 +69,8 @@ impl<E: Lane> Soa<E> {
 }
 
 /// The face planes and kinds of the queued games' hands and piles, in the kinds step's form
-/// (`Group`'s `fa`, `fb` and `pf`, reversed: card `i` at bit `BITS - 1 - i`; `va`, `vb`, `pv`
-/// and `pr`), converted from their planes by [`convert`].
+/// (`KindsGroup`'s `fa`, `fb` and `pf`, reversed: card `i` at bit `BITS - 1 - i`; `va`, `vb`,
+/// `pv` and `pr`), converted from their planes by `arrays::convert`.
 pub(crate) struct KindsSoa<E> {
     pub(super) fa: Vec<E>,
     pub(super) fb: Vec<E>,
@@ -96,8 +96,8 @@ impl<E: Lane> KindsSoa<E> {
     }
 }
 
-/// The queued games in the sixteen lanes' words (see `Group`), made from the batch's `u64`
-/// kinds by [`convert`].
+/// The queued games in the split lanes' `u32` words (see `Split`), made from the batch's `u64`
+/// kinds by `split::convert`.
 #[derive(Default)]
 pub(super) struct SplitSoa {
     pub(super) fah: Vec<u32>,
