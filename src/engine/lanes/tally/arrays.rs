@@ -5,7 +5,7 @@
 //! its games in planes; [`convert`] turns each game's planes into kinds once, before the lanes
 //! start. A batch with a game of more face cards than the lanes' kinds hold (`kinds::max_faces`:
 //! 15 in `u32` lanes, 31 in `u64`; no census deck: they have eight) is refused, and the search
-//! never makes one. The driver's feed ([`ArrayFeed`]) loads the games from any [`Source`]: the
+//! never makes one. The driver's feed ([`ArrayFeed`]) loads the games from any [`ArraySource`]: the
 //! batch's own arrays here, or the two-word planes of `split.rs`.
 
 use super::batch::TallyBatch;
@@ -169,9 +169,9 @@ pub(super) unsafe fn play<E: Lane, V: Vector<Elem = E>, const G: usize>(
 }
 
 /// Where a group's games come from: arrays of the lanes' element, one value a game.
-pub(super) trait Source<V: Vector, P: Faces<V>> {
+pub(super) trait ArraySource<V: Vector, P: Faces<V>> {
     /// Loads games `at`, `at + 1`, ... into the set `lanes` of `g`, one expand-load a variable
-    /// (the player to act first is set by the caller, from [`Source::who`]).
+    /// (the player to act first is set by the caller, from [`ArraySource::who`]).
     ///
     /// # Safety
     /// Every array holds at least `at + lanes.count_ones()` values; the processor has `V`'s and
@@ -187,7 +187,7 @@ struct Arrays<'a, E> {
     kinds: &'a KindsSoa<E>,
 }
 
-impl<E: Lane, V: Vector<Elem = E>> Source<V, V> for Arrays<'_, E> {
+impl<E: Lane, V: Vector<Elem = E>> ArraySource<V, V> for Arrays<'_, E> {
     #[inline(always)]
     unsafe fn load(&self, g: &mut KindsGroup<V>, lanes: u32, at: usize) {
         let (soa, kinds) = (self.soa, self.kinds);
@@ -221,7 +221,7 @@ impl<E: Lane, V: Vector<Elem = E>> Source<V, V> for Arrays<'_, E> {
 /// tricks yet).
 ///
 /// # Safety
-/// As [`Source::load`].
+/// As [`ArraySource::load`].
 #[inline(always)]
 pub(super) unsafe fn load_words<V: Vector, P: Faces<V>>(
     g: &mut KindsGroup<V, P>,
@@ -262,7 +262,7 @@ impl<'a, S> ArrayFeed<'a, S> {
     }
 }
 
-impl<V: Vector, P: Faces<V>, S: Source<V, P>> Feed<V, KindsGroup<V, P>> for ArrayFeed<'_, S> {
+impl<V: Vector, P: Faces<V>, S: ArraySource<V, P>> Feed<V, KindsGroup<V, P>> for ArrayFeed<'_, S> {
     const EAGER: bool = false;
     #[inline(always)]
     fn work(&mut self) {}

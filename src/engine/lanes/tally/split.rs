@@ -5,7 +5,7 @@
 //! most 60 cards and 15 face cards (every census deck: they have eight) whose cards fit the
 //! lanes' 16-bit count; other batches keep the `u64` lanes of `arrays.rs`.
 
-use super::arrays::{ArrayFeed, Source, load_words};
+use super::arrays::{ArrayFeed, ArraySource, load_words};
 use super::batch::TallyBatch;
 use super::soa::SplitSoa;
 use crate::engine::lanes::kinds::{self, KindsGroup, Marker, SPLIT_MAX_CARDS, Split, max_faces};
@@ -105,7 +105,7 @@ pub(super) fn convert(batch: &mut TallyBatch<u64>, limit: u32) -> bool {
     bad == 0
 }
 
-impl<V: Funnel<Elem = u32>> Source<V, Split<V>> for SplitSoa {
+impl<V: Funnel<Elem = u32>> ArraySource<V, Split<V>> for SplitSoa {
     #[inline(always)]
     unsafe fn load(&self, g: &mut KindsGroup<V, Split<V>>, lanes: u32, at: usize) {
         // SAFETY: the caller's contract.
