@@ -4,10 +4,14 @@
 //! ([`Feed`]) and where the results go ([`Sink`]).
 //!
 //! A loop brings its group ([`LaneGroup`]): its move, how a lane starts a game, and the results
-//! its move leaves in the lanes that stopped. Everything here is `#[inline(always)]`, so each
-//! loop compiles to one function per instruction set, as if written out. Each lane's game number
-//! is kept beside its group rather than in it: an array indexed at run time inside the group
-//! would keep the whole group in memory, its vectors stored and reloaded every move.
+//! its move leaves in the lanes that stopped. What both steps' groups keep besides the games
+//! (who acts first in each lane, which lanes play, the stopped lanes' results) is a [`Book`],
+//! and the end of a move, written once, is [`Book::end`].
+//!
+//! Everything here is `#[inline(always)]`, so each loop compiles to one function per instruction
+//! set, as if written out. Each lane's game number is kept beside its group rather than in it:
+//! an array indexed at run time inside the group would keep the whole group in memory, its
+//! vectors stored and reloaded every move.
 
 use crate::engine::game::Game;
 use crate::engine::vector::Vector;
@@ -113,10 +117,10 @@ impl<V: Vector> Book<V> {
         }
     }
 
-    /// Lane `i`'s player `a` is player `a` (0 or 1).
+    /// In lane `i`, the hand `a` (the player to act first) is player `p` (0 or 1).
     #[inline(always)]
-    pub(crate) fn seat(&mut self, i: usize, a: u32) {
-        self.who = self.who & !(1 << i) | a << i;
+    pub(crate) fn seat(&mut self, i: usize, p: u32) {
+        self.who = self.who & !(1 << i) | p << i;
     }
 }
 
