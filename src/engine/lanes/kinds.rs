@@ -179,7 +179,7 @@ impl<V: Vector, P: Faces<V>, Q: Queue<V>> KindsGroup<V, P, Q> {
         // pile lands after the cards given up before it.
         let q = V::select(lead, idx, za);
         let pop_a = V::select(put, q.add(one), debt);
-        let pop_b = V::keep(lead, V::select(b_first, idx.add(one), idx));
+        let pop_b = V::keep(lead, idx.inc_where(b_first));
         // The pile's cards after the move: the cards given up; where a card is put, it is the
         // last of them (at `n2 - 1`).
         let n2 = n.add(pop_a).add(pop_b);
@@ -189,8 +189,8 @@ impl<V: Vector, P: Faces<V>, Q: Queue<V>> KindsGroup<V, P, Q> {
         let nb2 = nb.sub(pop_b);
         // The hand that put a face card loses its first kind.
         let a_put = put & !from_b;
-        let va2 = V::select(a_put, va.shr2(), va);
-        let vb2 = V::select(from_b, vb.shr2(), vb);
+        let va2 = va.shr2_where(a_put);
+        let vb2 = vb.shr2_where(from_b);
         let pf2 = pf.put(put, n2, k);
         // The kind's field (its marker moved up past it: see `KindsGroup::pv`).
         let pv2 = pv.xor(V::keep(put, Q::field(kind, k).shl(pr)));

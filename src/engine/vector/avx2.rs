@@ -418,6 +418,34 @@ impl Vector for Avx2U32x8 {
             ))
         }
     }
+    /// [`Vector::lzcnt_loose`] without [`exponent32`]'s guard: the float of a lane with no run
+    /// of 24 set bits cannot round up to the next power of two.
+    #[inline(always)]
+    fn lzcnt_sparse(self) -> Self {
+        unsafe {
+            let e = _mm256_srli_epi32::<23>(_mm256_castps_si256(_mm256_cvtepi32_ps(self.0)));
+            Avx2U32x8(_mm256_max_epi32(
+                _mm256_sub_epi32(_mm256_set1_epi32(158), e),
+                _mm256_setzero_si256(),
+            ))
+        }
+    }
+    /// A shift by 2 or 0 (the mask's bit 1): two operations, where a shift and a blend are
+    /// four micro-operations on recent Intel cores.
+    #[inline(always)]
+    fn shr2_where(self, m: Avx2Mask) -> Self {
+        unsafe {
+            Avx2U32x8(_mm256_srlv_epi32(
+                self.0,
+                _mm256_and_si256(m.0, _mm256_set1_epi32(2)),
+            ))
+        }
+    }
+    /// Less the mask (all ones is -1): one operation.
+    #[inline(always)]
+    fn inc_where(self, m: Avx2Mask) -> Self {
+        unsafe { Avx2U32x8(_mm256_sub_epi32(self.0, m.0)) }
+    }
     /// The exponent less 127 ([`exponent32`]: the lane's top bit is clear).
     #[inline(always)]
     fn top_index(self) -> Self {

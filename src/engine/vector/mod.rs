@@ -64,6 +64,24 @@ pub(crate) trait Vector: Copy {
     fn lzcnt_loose(self) -> Self {
         self.lzcnt()
     }
+    /// [`Vector::lzcnt_loose`] for lanes with no run of 24 set bits (a face plane of at most 23
+    /// face cards): AVX2's count then needs no guard against a float rounding up to the next
+    /// power of two.
+    #[inline(always)]
+    fn lzcnt_sparse(self) -> Self {
+        self.lzcnt_loose()
+    }
+    /// `self >> 2` where `m`, `self` elsewhere.
+    #[inline(always)]
+    fn shr2_where(self, m: Self::Mask) -> Self {
+        Self::select(m, self.shr2(), self)
+    }
+    /// `self + 1` where `m`, `self` elsewhere.
+    #[inline(always)]
+    fn inc_where(self, m: Self::Mask) -> Self {
+        // SAFETY: `self` vouches for the processor's features.
+        Self::select(m, self.add(unsafe { Self::splat(1) }), self)
+    }
     /// The index of each lane's highest set bit, for lanes from 1 to `2^(BITS - 1) - 1`; any
     /// value otherwise (AVX2 reads it off a float's exponent).
     #[inline(always)]
@@ -319,6 +337,20 @@ pub(crate) mod checks {
                     assert_eq!(loose[i], lz(x), "lzcnt_loose {x:x}");
                 }
             }
+            // A sparse lane: no run of 24 set bits (bits 0, 23 and 46 cleared, so all ones
+            // leaves runs of 22).
+            let sparse: Vec<u64> = a
+                .iter()
+                .map(|&x| x & !(1 | 1 << 23 | 1 << 46) & full)
+                .collect();
+            let vsp = of(proof, &sparse);
+            for (i, &x) in lanes(vsp.lzcnt_sparse()).iter().enumerate() {
+                if sparse[i] == 0 {
+                    assert!((u64::from(w)..256).contains(&x), "lzcnt_sparse of 0");
+                } else {
+                    assert_eq!(x, lz(sparse[i]), "lzcnt_sparse {:x}", sparse[i]);
+                }
+            }
             assert_eq!(mask_lanes(va.eq(vb)), map(&|i| u64::from(a[i] == b[i])));
             assert_eq!(mask_lanes(va.eq(va)), map(&|_| 1));
             assert_eq!(
@@ -340,6 +372,20 @@ pub(crate) mod checks {
             assert_eq!(
                 lanes(V::keep(m, va)),
                 map(&|i| if mb[i] == 1 { a[i] } else { 0 })
+            );
+            assert_eq!(
+                lanes(va.shr2_where(m)),
+                map(&|i| if mb[i] == 1 { a[i] >> 2 } else { a[i] }),
+                "shr2_where"
+            );
+            assert_eq!(
+                lanes(va.inc_where(m)),
+                map(&|i| if mb[i] == 1 {
+                    a[i].wrapping_add(1) & full
+                } else {
+                    a[i]
+                }),
+                "inc_where"
             );
             assert_eq!(mask_lanes(!m), map(&|i| 1 - mb[i]));
             assert_eq!(mask_lanes(m & va.eq(va)), mb);

@@ -35,9 +35,12 @@ impl<V: Vector> Faces<V> for V {
         // SAFETY: the caller's contract.
         unsafe { V::splat(0) }
     }
+    /// Sparse ([`Vector::lzcnt_sparse`]): a plane holds a game's face cards, and the `u32`
+    /// lanes, the only ones whose sparse count differs from the loose one, take games of at most
+    /// 16 (`kinds::max_faces(32)`, `queue::counted_max_faces(32)`).
     #[inline(always)]
     fn first(self, _: &KindsConsts<V>) -> V {
-        self.lzcnt_loose()
+        self.lzcnt_sparse()
     }
     #[inline(always)]
     fn drop_top(self, p: V) -> Self {
@@ -104,7 +107,7 @@ impl<V: Funnel> Faces<V> for Split<V> {
     /// the first four.
     #[inline(always)]
     fn first(self, _: &KindsConsts<V>) -> V {
-        self.hi.lzcnt_loose()
+        self.hi.lzcnt_sparse()
     }
     #[inline(always)]
     fn drop_top(self, p: V) -> Self {
