@@ -437,7 +437,6 @@ fn bad_decks_exit_2() {
     for (deck, says) in [
         ("bogus", "deck spec"),
         ("20-", "no penalty cards"),
-        ("15-4J4Q4K4A", "odd number"),
         ("10-4J", "no frame"),
         ("40-4J4Q4K4A", "at most 52"),
     ] {
@@ -805,8 +804,16 @@ fn recall_knows_every_deck_whose_every_deal_was_played() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let decks = ansatz::run::recall::known_decks(&root).unwrap();
     let get = |d: &str| decks.iter().find(|k| k.deck == d).unwrap();
-    // The even rows of Table 1 with a deal that never ends, Camicia, the standard deck.
-    assert_eq!(decks.len(), 18);
+    // The decks of Table 1 with a deal that never ends (16 even, 15 odd), Camicia, the standard
+    // deck.
+    assert_eq!(decks.len(), 33);
+    // An odd deck is its two rows: 55 and 53 deals of one cycle (period 54) for 2J2Q2K2A + 23.
+    let c23 = get("23-2J2Q2K2A");
+    assert_eq!(
+        (c23.cards, c23.classes.len(), c23.classes[0].deals),
+        (31, 1, 108)
+    );
+    assert_eq!(c23.classes[0].period, 54);
     let (c30, c36) = (get("30-2J2Q2K2A"), get("36-2J2Q2K2A"));
     assert_eq!(
         (
@@ -852,6 +859,8 @@ fn recall_table_of_a_small_deck_and_bad_input() {
         "quick",
         "--deck",
         "6-2J2Q2K2A",
+        "--deck",
+        "7-2J2Q2K",
         "--json",
         "--out",
         out.to_str().unwrap(),
@@ -863,11 +872,19 @@ fn recall_table_of_a_small_deck_and_bad_input() {
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
         .filter_map(|v| v.get("recall").cloned())
         .collect();
-    assert_eq!(recall.len(), 1);
+    assert_eq!(recall.len(), 2);
+    let deck = |d: &str| recall.iter().find(|r| r["deck"] == d).unwrap();
     // Table 1: 36 cycles of 6-2J2Q2K2A, 18 classes; the deck is played whole.
-    assert_eq!(recall[0]["known"], 18);
-    assert_eq!(recall[0]["found"].as_array().unwrap().len(), 18);
-    assert_eq!(recall[0]["whole_deck"], true);
+    let even = deck("6-2J2Q2K2A");
+    assert_eq!(even["known"], 18);
+    assert_eq!(even["found"].as_array().unwrap().len(), 18);
+    assert_eq!(even["whole_deck"], true);
+    // An odd deck, both splits played whole: 2J2Q2K + 7's 6 cycles, 4 classes (Table 1's two
+    // rows, 84 and 108 deals).
+    let odd = deck("7-2J2Q2K");
+    assert_eq!(odd["known"], 4);
+    assert_eq!(odd["found"].as_array().unwrap().len(), 4);
+    assert_eq!(odd["whole_deck"], true);
     assert!(
         std::fs::read_to_string(out.join("recall.md"))
             .unwrap()
@@ -876,7 +893,7 @@ fn recall_table_of_a_small_deck_and_bad_input() {
     let bad = ansatz(&[
         "recall",
         "--deck",
-        "7-2J2Q2K2A",
+        "5-2J2Q2K2A",
         "--out",
         out.to_str().unwrap(),
     ]);

@@ -22,7 +22,8 @@ Examples:
   ansatz recall --out results/discover               # rebuild the tracked table (hours)
   ansatz recall --scope quick --json
 
-The decks: every even row of Table 1 (results/census/table1.jsonl) with a deal that never ends,
+The decks: every deck of Table 1 (results/census/table1.jsonl) with a deal that never ends (an odd
+deck's two rows, the extra card with either player, as one deck),
 the Camicia deck (its public census, tests/data/camicia-never-ending.txt), and the standard deck
 (against the catalogue, results/balanced/: no census). For each deck and scope, `ansatz discover
 --deck DECK [--quick]` with nothing else set, so every deck gets the same stages and settings.

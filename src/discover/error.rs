@@ -7,8 +7,6 @@ pub enum DiscoverError {
     DeckTooLarge(String, usize),
     #[error("deck {0} has no penalty cards (J, Q, K, A): every game ends")]
     NoPenaltyCards(String),
-    #[error("deck {0} holds {1} cards, an odd number: no deal is balanced")]
-    OddDeck(String, usize),
     #[error(
         "deck {0} has no frame: it needs at least 2 cards of the separator kind (its lowest face kind unless --separator says), another face kind for the pieces, and 2 number cards"
     )]

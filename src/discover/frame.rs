@@ -132,9 +132,6 @@ pub fn derive(
     if kinds.is_empty() {
         return Err(DiscoverError::NoPenaltyCards(deck.to_string()));
     }
-    if total % 2 == 1 {
-        return Err(DiscoverError::OddDeck(deck.to_string(), total));
-    }
     let given = separator;
     let separator = match separator {
         None => kinds[0],
@@ -395,7 +392,6 @@ mod tests {
     fn decks_without_a_frame() {
         let e = |s: &str| derive(s.parse().unwrap(), None, None).unwrap_err();
         assert!(matches!(e("20-"), DiscoverError::NoPenaltyCards(_)));
-        assert!(matches!(e("15-4J4Q4K4A"), DiscoverError::OddDeck(..)));
         assert!(matches!(e("10-4J"), DiscoverError::NoFrame(_)));
         assert!(matches!(e("40-4J4Q4K4A"), DiscoverError::DeckTooLarge(..)));
         let camicia_ace = derive(DeckSpec::CAMICIA, Some(4), None).unwrap_err();

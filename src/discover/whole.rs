@@ -1,7 +1,9 @@
 //! The whole-deck stage: a deck with few enough deals is played deal by deal by the exhaustive
 //! search, so every cycle a deal of its own split reaches is known exactly and the routes have
-//! nothing to add. The work is the search's prefix-sharing tasks, dealt round-robin into
-//! [`PARTS`] steps so that a discovery checkpoints and shares it out as it does a census.
+//! nothing to add. An odd deck has two splits, the extra card with either player (Table 1's two
+//! rows of it), and both are played. The work is the search's prefix-sharing tasks, dealt
+//! round-robin into [`PARTS`] steps so that a discovery checkpoints and shares it out as it does
+//! a census.
 
 use rayon::prelude::*;
 
@@ -10,7 +12,7 @@ use crate::card::DeckSpec;
 use crate::notation::Notation;
 use crate::position::Position;
 use crate::search::exhaustive::{
-    ExhaustiveStats, MAX_CARDS, Options, Plan, TaskScratch, deal_count,
+    ExhaustiveStats, Extra, MAX_CARDS, Options, Plan, TaskScratch, deal_count,
 };
 
 /// How many steps the deck's deals are cut into.
@@ -20,58 +22,78 @@ pub const PARTS: usize = 16;
 /// the threads evenly).
 const TASKS: u64 = 4096;
 
-/// The deals of `deck` when it is small enough to be played whole within `limit` deals (and the
-/// exhaustive search takes it); `None` otherwise or when `limit` is 0.
+/// The splits of `deck`'s deals: an even deck's one, and an odd deck's two (the extra card with
+/// player 1, then with player 2), each a row of Table 1.
+pub fn splits(deck: &DeckSpec) -> &'static [Extra] {
+    if deck.total() % 2 == 1 {
+        &[Extra::First, Extra::Second]
+    } else {
+        &[Extra::First]
+    }
+}
+
+/// The deals of `deck`, of every split ([`splits`]), when it is small enough to be played whole
+/// within `limit` deals (and the exhaustive search takes it); `None` otherwise or when `limit`
+/// is 0.
 pub fn deals_within(deck: &DeckSpec, limit: u64) -> Option<u64> {
     if limit == 0 || deck.total() > MAX_CARDS || deck.total() < 2 {
         return None;
     }
-    let n = u64::try_from(deal_count(deck)?).ok()?;
+    let one = u64::try_from(deal_count(deck)?).ok()?;
+    let n = one.checked_mul(splits(deck).len() as u64)?;
     (n <= limit).then_some(n)
 }
 
-/// The search of every deal of `deck`, cut into tasks.
-pub fn plan(deck: &DeckSpec, deals: u64) -> Plan {
-    Plan::new(deck, Options::new((deals / TASKS).max(1)))
+/// The search of every deal of `deck` (`deals` of them), one plan per split, each cut into
+/// tasks.
+pub fn plan(deck: &DeckSpec, deals: u64) -> Vec<Plan> {
+    let max_deals = (deals / TASKS).max(1);
+    splits(deck)
+        .iter()
+        .map(|&extra| Plan::new(deck, Options::new(max_deals).extra(extra)))
+        .collect()
 }
 
-/// Part `p` of `parts`: the tasks `p`, `p + parts`, ... (the planning phase's counts go with
-/// part 0), merged in task order so the answer does not depend on the threads. `progress` gets
-/// each task's deals.
+/// Part `p` of `parts` of each split's plan: the tasks `p`, `p + parts`, ... (the planning
+/// phase's counts go with part 0), merged in split and task order so the answer does not depend
+/// on the threads. `progress` gets each task's deals.
 pub fn run_part(
-    plan: &Plan,
+    plans: &[Plan],
     p: usize,
     parts: usize,
     progress: &(dyn Fn(u64) + Sync),
 ) -> ExhaustiveStats {
-    let mine: Vec<usize> = (p..plan.tasks()).step_by(parts).collect();
-    let done: Vec<ExhaustiveStats> = mine
-        .par_iter()
-        .map_init(TaskScratch::default, |scratch, &i| {
-            let s = plan.run_task_in(i, scratch);
-            progress(s.deals);
-            s
-        })
-        .collect();
-    let mut stats = if p == 0 {
-        progress(plan.head.deals);
-        plan.head.clone()
-    } else {
-        ExhaustiveStats::new(2)
-    };
-    for s in done {
-        stats.merge(s);
+    let mut stats = ExhaustiveStats::new(2);
+    for plan in plans {
+        let mine: Vec<usize> = (p..plan.tasks()).step_by(parts).collect();
+        let done: Vec<ExhaustiveStats> = mine
+            .par_iter()
+            .map_init(TaskScratch::default, |scratch, &i| {
+                let s = plan.run_task_in(i, scratch);
+                progress(s.deals);
+                s
+            })
+            .collect();
+        if p == 0 {
+            progress(plan.head.deals);
+            stats.merge(plan.head.clone());
+        }
+        for s in done {
+            stats.merge(s);
+        }
     }
     stats
 }
 
-/// Every deal of `deck` (at most `u64::MAX` of them), all parts here: the totals of the search.
+/// Every deal of `deck` with the extra card, if any, to player 1 (at most `u64::MAX` deals), all
+/// parts here: the totals of the search (the insertion route's seeds).
 pub fn play(deck: &DeckSpec) -> ExhaustiveStats {
-    let deals = deals_within(deck, u64::MAX).expect("a deck the exhaustive search takes");
-    let plan = plan(deck, deals);
+    let deals = u64::try_from(deal_count(deck).expect("a deck the exhaustive search takes"))
+        .expect("at most u64::MAX deals");
+    let plans = &plan(deck, deals)[..1];
     let mut stats = ExhaustiveStats::new(2);
     for p in 0..PARTS {
-        stats.merge(run_part(&plan, p, PARTS, &|_| {}));
+        stats.merge(run_part(plans, p, PARTS, &|_| {}));
     }
     stats
 }
@@ -113,7 +135,8 @@ mod tests {
         let deck: DeckSpec = "6-2J2Q2K2A".parse().unwrap();
         let deals = deals_within(&deck, u64::MAX).unwrap();
         let p = plan(&deck, deals);
-        assert!(p.tasks() > PARTS, "enough tasks to share out");
+        assert_eq!(p.len(), 1, "an even deck has one split");
+        assert!(p[0].tasks() > PARTS, "enough tasks to share out");
         let mut all = ExhaustiveStats::new(2);
         for part in 0..PARTS {
             all.merge(run_part(&p, part, PARTS, &|_| {}));
@@ -123,6 +146,29 @@ mod tests {
         assert_eq!(all.deals, deals);
         // Table 1 (results/census/table1.jsonl): 36 cycles of 6-2J2Q2K2A.
         assert_eq!(found(&all).len(), 36);
+    }
+
+    /// An odd deck is played in both its splits: Table 1's two rows of 2J2Q2K + 7
+    /// (results/census/table1.jsonl: 84 deals that never end with the extra card to player 1, 108
+    /// with it to player 2, the same 6 distinct cycles in both; 13!/(7! 2! 2! 2!) = 154,440 deals a row).
+    #[test]
+    fn an_odd_deck_is_played_in_both_splits() {
+        let deck: DeckSpec = "7-2J2Q2K".parse().unwrap();
+        let deals = deals_within(&deck, u64::MAX).unwrap();
+        assert_eq!(deals, 2 * 154_440);
+        let p = plan(&deck, deals);
+        let mut all = ExhaustiveStats::new(2);
+        for part in 0..PARTS {
+            all.merge(run_part(&p, part, PARTS, &|_| {}));
+        }
+        assert_eq!((all.deals, all.cycles), (deals, 84 + 108));
+        let first = play(&deck);
+        assert_eq!(
+            (first.deals, first.cycles),
+            (154_440, 84),
+            "play: player 1's split"
+        );
+        assert_eq!((found(&all).len(), found(&first).len()), (6, 6));
     }
 
     #[test]

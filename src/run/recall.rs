@@ -104,44 +104,78 @@ fn read(root: &Path, file: &str) -> Result<String, RecallError> {
         .map_err(|e| RecallError::Read(root.join(file).display().to_string(), e.to_string()))
 }
 
-/// Every deck with a known answer: the rows of Table 1 with an even deck (both players leading
-/// with half the cards) and a deal that never ends, the Camicia deck from its public census,
-/// and the standard deck from the catalogue (no census: what the project knows).
-pub fn known_decks(root: &Path) -> Result<Vec<KnownDeck>, RecallError> {
-    let mut decks = Vec::new();
+/// One deck's rows of Table 1: who held the extra card in each (0: an even deck's one row) and
+/// the cycles of them all.
+#[derive(Default)]
+struct Rows {
+    extras: BTreeSet<u64>,
+    cycles: Vec<(String, u64)>,
+}
+
+/// The decks of Table 1 with a deal that never ends: an even deck's one row, an odd deck's two
+/// rows (the extra card with either player) as one deck once both are in the table.
+fn table1_decks(root: &Path) -> Result<Vec<KnownDeck>, RecallError> {
+    let bad = |what: String| RecallError::Bad {
+        file: TABLE1.into(),
+        what,
+    };
+    // In the table's order of decks.
+    let mut rows: Vec<(String, Rows)> = Vec::new();
     for line in read(root, TABLE1)?.lines() {
-        let v: Value = serde_json::from_str(line).map_err(|e| RecallError::Bad {
-            file: TABLE1.into(),
-            what: e.to_string(),
-        })?;
+        let v: Value = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
         let Some(deck) = v["deck"].as_str() else {
             continue;
         };
-        if !v["extra_card"].is_null() || v["non_terminating"].as_u64().unwrap_or(0) == 0 {
+        if v["players"].as_u64().is_some_and(|p| p != 2) {
             continue;
         }
-        let cycles = v["distinct_cycles"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|c| {
-                (
-                    c["cycle_id"].as_str().unwrap_or_default().to_string(),
-                    c["deals"].as_u64().unwrap_or(0),
-                )
-            });
-        let spec: DeckSpec = deck.parse().map_err(|e| RecallError::Bad {
-            file: TABLE1.into(),
-            what: format!("{deck}: {e}"),
-        })?;
+        let at = match rows.iter().position(|r| r.0 == deck) {
+            Some(i) => i,
+            None => {
+                rows.push((deck.to_string(), Rows::default()));
+                rows.len() - 1
+            }
+        };
+        let r = &mut rows[at].1;
+        r.extras.insert(v["extra_card"].as_u64().unwrap_or(0));
+        r.cycles.extend(
+            v["distinct_cycles"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|c| {
+                    (
+                        c["cycle_id"].as_str().unwrap_or_default().to_string(),
+                        c["deals"].as_u64().unwrap_or(0),
+                    )
+                }),
+        );
+    }
+    let mut decks = Vec::new();
+    for (deck, r) in rows {
+        let spec: DeckSpec = deck.parse().map_err(|e| bad(format!("{deck}: {e}")))?;
+        let odd = spec.total() % 2 == 1;
+        let needs: &[u64] = if odd { &[1, 2] } else { &[0] };
+        if r.cycles.is_empty() || !needs.iter().all(|e| r.extras.contains(e)) {
+            continue;
+        }
+        let both = if odd { " (both rows)" } else { "" };
         decks.push(KnownDeck {
-            deck: deck.to_string(),
+            deck,
             cards: spec.total(),
-            source: format!("{TABLE1} (every deal played by `ansatz search exhaustive`)"),
+            source: format!("{TABLE1}{both} (every deal played by `ansatz search exhaustive`)"),
             census: true,
-            classes: classes(TABLE1, cycles)?,
+            classes: classes(TABLE1, r.cycles)?,
         });
     }
+    Ok(decks)
+}
+
+/// Every deck with a known answer: the decks of Table 1 with a deal that never ends
+/// ([`table1_decks`]), the Camicia deck from its public census, and the standard deck from the
+/// catalogue (no census: what the project knows).
+pub fn known_decks(root: &Path) -> Result<Vec<KnownDeck>, RecallError> {
+    let mut decks = table1_decks(root)?;
     let camicia = read(root, CAMICIA_DEALS)?;
     let deals = camicia
         .lines()
@@ -499,8 +533,8 @@ pub fn markdown(decks: &[KnownDeck], rows: &[(DeckRecall, f64)], run: &Run) -> S
     let _ = writeln!(
         s,
         "# Recall of `ansatz discover`\n\n\
-         Every deck whose every deal has been played (the even rows of Table 1 with a deal that \
-         never ends, and the Camicia deck), and the standard deck against the catalogue. \
+         Every deck whose every deal has been played (the decks of Table 1 with a deal that \
+         never ends, an odd deck's two rows as one deck, and the Camicia deck), and the standard deck against the catalogue. \
          A class is a cycle and its mirror image (the players exchanged); the known classes are \
          those a deal of the deck's own split reaches. Each deck runs `ansatz discover --deck \
          DECK` with `--quick` and without, nothing else set. *whole deck*: the deck has few \

@@ -12,7 +12,7 @@ use crate::search::exhaustive::ExhaustiveStats;
 pub fn run(cx: &Context, log: &mut Log, deals: u64) -> Result<Vec<Found>, DiscoverError> {
     log.stage("deck", |start| {
         start(deals, "deals");
-        let plan = whole::plan(&cx.config.deck, deals);
+        let plans = whole::plan(&cx.config.deck, deals);
         let (obs, gate) = (cx.obs, &cx.gate);
         let names: Vec<String> = (0..whole::PARTS).map(|p| format!("deck-{p}")).collect();
         let parts: Vec<ExhaustiveStats> = steps::run(
@@ -20,7 +20,7 @@ pub fn run(cx: &Context, log: &mut Log, deals: u64) -> Result<Vec<Found>, Discov
             &names,
             |p| {
                 gate.pass()?;
-                Ok(whole::run_part(&plan, p, whole::PARTS, &|d| obs.advance(d)))
+                Ok(whole::run_part(&plans, p, whole::PARTS, &|d| obs.advance(d)))
             },
             &|p| obs.advance(whole::part_deals(p, whole::PARTS, deals)),
         )?;
