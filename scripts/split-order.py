@@ -19,6 +19,9 @@ import re
 import subprocess
 import sys
 
+if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help"):
+    print(__doc__.strip())
+    sys.exit(0)
 ANSATZ = sys.argv[1] if len(sys.argv) > 1 else "target/release/ansatz"
 KIND = {"-": 0, "J": 1, "Q": 2, "K": 3, "A": 4}
 
