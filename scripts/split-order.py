@@ -10,7 +10,7 @@ number cards that card demands), and the compositions are ordered as the split s
 composition holding the class met last ("worst").
 
 Usage: scripts/split-order.py [ANSATZ_BINARY]   (default target/release/ansatz; run from the
-repository root). About a minute.
+repository root). A few seconds.
 """
 import itertools
 import json

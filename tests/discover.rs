@@ -890,6 +890,32 @@ fn recall_table_of_a_small_deck_and_bad_input() {
             .unwrap()
             .contains("| 6-2J2Q2K2A | 14 | 18 (1260) | census | 18/18 (whole deck) |")
     );
+    // Run again, every discovery is read back from its step file; the table's run line still
+    // records what its discoveries cost (so `reproduce --max-seconds` does not take it for cheap).
+    let again = ansatz(&[
+        "recall",
+        "--scope",
+        "quick",
+        "--deck",
+        "6-2J2Q2K2A",
+        "--deck",
+        "7-2J2Q2K",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(again.status.success());
+    let text = std::fs::read_to_string(out.join("recall.jsonl")).unwrap();
+    let run: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    let stages: f64 = run["run"]["stage_seconds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["seconds"].as_f64().unwrap())
+        .sum();
+    assert!(stages > 0.0);
+    let seconds = run["run"]["seconds"].as_f64().unwrap();
+    assert!(seconds >= stages - 0.01, "{seconds} < {stages}");
     let bad = ansatz(&[
         "recall",
         "--deck",

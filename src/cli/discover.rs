@@ -25,6 +25,7 @@ use crate::run::discover::{DiscoverAnswer, DiscoverJob, text};
 Examples:
   ansatz discover --quick                       # the standard deck, the smaller scope
   ansatz discover --deck 16-2J2Q2K2A --json     # a small deck: every deal played
+  ansatz discover --deck 23-2J2Q2K2A --quick    # an odd deck: the extra card with either player
   ansatz discover --deck camicia --quick --out out/camicia
   ansatz discover --quick --resume              # finish an interrupted run
   ansatz discover --quick --shard 0/4 --out /shared/d   # task 0 of 4 (then: ansatz merge /shared/d/*.bin)

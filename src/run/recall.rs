@@ -514,7 +514,12 @@ impl Recall<'_> {
             .iter()
             .map(|(r, s)| (format!("{} {}", r.deck, r.scope), *s))
             .collect();
-        let run = Run::here(command, threads, started.elapsed().as_secs_f64()).with_stages(stages);
+        // What the table cost: its discoveries' seconds, where they ran before this run (read
+        // back from their step files) as well as in it, so that a table finished by a resumed
+        // run records its real cost (`ansatz reproduce --max-seconds` reads it).
+        let cost: f64 = rows.iter().map(|(_, s)| s).sum();
+        let seconds = started.elapsed().as_secs_f64().max(cost);
+        let run = Run::here(command, threads, seconds).with_stages(stages);
         jsonl.push_str(&run.line());
         jsonl.push('\n');
         std::fs::create_dir_all(&self.out)
