@@ -853,18 +853,21 @@ fn recall_knows_every_deck_whose_every_deal_was_played() {
 #[test]
 fn recall_table_of_a_small_deck_and_bad_input() {
     let out = dir("recall");
-    let o = ansatz(&[
-        "recall",
-        "--scope",
-        "quick",
-        "--deck",
-        "6-2J2Q2K2A",
-        "--deck",
-        "7-2J2Q2K",
-        "--json",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let run_recall = || {
+        ansatz(&[
+            "recall",
+            "--scope",
+            "quick",
+            "--deck",
+            "6-2J2Q2K2A",
+            "--deck",
+            "7-2J2Q2K",
+            "--json",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let o = run_recall();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = std::fs::read_to_string(out.join("recall.jsonl")).unwrap();
     let recall: Vec<Value> = text
@@ -892,19 +895,7 @@ fn recall_table_of_a_small_deck_and_bad_input() {
     );
     // Run again, every discovery is read back from its step file; the table's run line still
     // records what its discoveries cost (so `reproduce --max-seconds` does not take it for cheap).
-    let again = ansatz(&[
-        "recall",
-        "--scope",
-        "quick",
-        "--deck",
-        "6-2J2Q2K2A",
-        "--deck",
-        "7-2J2Q2K",
-        "--json",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(again.status.success());
+    assert!(run_recall().status.success());
     let text = std::fs::read_to_string(out.join("recall.jsonl")).unwrap();
     let run: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
     let stages: f64 = run["run"]["stage_seconds"]
