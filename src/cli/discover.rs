@@ -37,6 +37,7 @@ Examples:
   ansatz discover --deck 30-2J2Q2K2A --separator K --frame='---/-J-' --route ansatz  # Δ1 K Δ2 K---/-J-
   ansatz discover --quick --route ansatz --filter=--------Q-AQ-Q-  # heads beside another piece
   ansatz discover --deck 24-2J2Q2K --whole-deck-limit 0  # the routes on a deck small enough to play whole
+  ansatz discover --deck 27-2J2Q2K2A --quick --split-positions 1000000000  # the split route further
   ansatz discover --fill-limit 3000000000       # also the fills around the 2024 pieces (+20 min)
   ansatz discover --quick --route ansatz --filter=--Q-Q-Q-Q- --census-limit 10000000000  # skip censuses of more than 1e10 decks
 
@@ -117,6 +118,10 @@ pub struct Args {
     /// frame, instead of taking them; 0: never. Default: 1e8 with --quick, else 2e9.
     #[arg(long, value_name = "N")]
     whole_deck_limit: Option<u64>,
+    /// The split route plays compositions smallest first while their positions add up to at most
+    /// N; 0: the route is not taken. Default: 2e8 with --quick, else 2e9 (both routes only).
+    #[arg(long, value_name = "N")]
+    split_positions: Option<u64>,
     /// Most positions of one family's backward closure.
     #[arg(long, default_value_t = crate::discover::DEFAULT_MAX_POSITIONS, value_name = "N")]
     max_positions: u64,
@@ -209,6 +214,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         fill_limit: args.fill_limit,
         census_limit: args.census_limit,
         whole_deck_limit: args.whole_deck_limit,
+        split_positions: args.split_positions,
         max_positions: args.max_positions,
         stop_after_censuses: args.stop_after_censuses,
         ..Options::new(deck)

@@ -5,6 +5,7 @@
 use super::config::Config;
 use super::error::DiscoverError;
 use super::scope::{Route, Scope};
+use super::split::SplitScope;
 use super::{frame, heads};
 use crate::card::{Card, DASH_SYMBOLS, DeckSpec};
 
@@ -33,6 +34,8 @@ pub struct Options {
     pub census_limit: Option<u64>,
     /// `None`: the scope's.
     pub whole_deck_limit: Option<u64>,
+    /// The split route's positions (0: the route is not taken; `None`: the scope's).
+    pub split_positions: Option<u64>,
     pub max_positions: u64,
     pub stop_after_censuses: Option<usize>,
 }
@@ -52,6 +55,7 @@ impl Options {
             fill_limit: None,
             census_limit: None,
             whole_deck_limit: None,
+            split_positions: None,
             max_positions: super::DEFAULT_MAX_POSITIONS,
             stop_after_censuses: None,
         }
@@ -92,6 +96,10 @@ impl Options {
         // One route alone plays nothing whole (`Scope::with`), whatever the option says.
         if let (Some(n), true) = (self.whole_deck_limit, scope.whole_deck_limit > 0) {
             scope.whole_deck_limit = n;
+        }
+        // The split route runs beside both others only (`Scope::with`), as the whole deck.
+        if let (Some(n), Some(_)) = (self.split_positions, scope.split) {
+            scope.split = (n > 0).then_some(SplitScope { positions: n });
         }
         let config = Config {
             separator,

@@ -33,10 +33,10 @@ pub struct DiscoverAnswer {
 }
 
 /// The name of a discovery's files:
-/// `discover-DECK[-quick][-sepS][-frameENDS][-filterPIECE][-ansatz|-insertion][-beamN][-lateralN][-fillN][-censusN][-wholeN]`
+/// `discover-DECK[-quick][-sepS][-frameENDS][-filterPIECE][-ansatz|-insertion][-beamN][-lateralN][-fillN][-censusN][-wholeN][-splitN]`
 /// (the separator, the frame's ends and the filter when asked for, the route when only one is taken, the beam and
 /// the fill limit when they are not the scope's own, the census limit when given and the ansatz route runs, the
-/// whole-deck limit when not the scope's own).
+/// whole-deck limit and the split route's positions when not the scope's own).
 pub fn name_of(config: &Config, quick: bool) -> String {
     let scope = &config.scope;
     let own = if quick { Scope::QUICK } else { Scope::DEFAULT };
@@ -78,6 +78,13 @@ pub fn name_of(config: &Config, quick: bool) -> String {
     };
     if scope.whole_deck_limit != own_whole {
         n.push_str(&format!("-whole{}", scope.whole_deck_limit));
+    }
+    // Both routes take the scope's split route unless told otherwise.
+    let own_split = own
+        .split
+        .filter(|_| scope.ansatz && scope.insertion.is_some());
+    if scope.split != own_split {
+        n.push_str(&format!("-split{}", scope.split.map_or(0, |s| s.positions)));
     }
     n
 }
@@ -566,5 +573,50 @@ mod tests {
         assert!(!name_of(&f, true).contains("whole"));
         // Too large to play whole: the fingerprint is the one before the stage existed.
         assert_eq!(w.fingerprint(), c.fingerprint());
+    }
+
+    /// `--split-positions` sets the split route's budget (0: no split route), named in the files
+    /// and the checkpoint when not the scope's own; a single route takes no split route at all.
+    #[test]
+    fn split_positions_set_the_split_route() {
+        use crate::discover::Route;
+        use crate::discover::options::Options;
+        use crate::discover::scope::QUICK_SPLIT;
+        use crate::discover::split::SplitScope;
+        let deck: DeckSpec = "24-2J2Q2K".parse().unwrap();
+        let quick = Options {
+            quick: true,
+            ..Options::new(deck)
+        };
+        let config = |split_positions, route| {
+            Options {
+                split_positions,
+                route,
+                ..quick.clone()
+            }
+            .config()
+            .unwrap()
+        };
+        let own = config(None, Route::Both);
+        let split = |positions| Some(SplitScope { positions });
+        assert_eq!(own.scope.split, split(QUICK_SPLIT));
+        assert_eq!(name_of(&own, true), "discover-24-2J2Q2K-quick");
+        assert_eq!(
+            config(Some(QUICK_SPLIT), Route::Both).scope.split,
+            split(QUICK_SPLIT)
+        );
+        let more = config(Some(1_000_000_000), Route::Both);
+        assert_eq!(more.scope.split, split(1_000_000_000));
+        assert_eq!(
+            name_of(&more, true),
+            "discover-24-2J2Q2K-quick-split1000000000"
+        );
+        assert_ne!(more.fingerprint(), own.fingerprint());
+        let none = config(Some(0), Route::Both);
+        assert_eq!(none.scope.split, None);
+        assert_eq!(name_of(&none, true), "discover-24-2J2Q2K-quick-split0");
+        let alone = config(Some(1_000_000_000), Route::Ansatz);
+        assert_eq!(alone.scope.split, None);
+        assert_eq!(name_of(&alone, true), "discover-24-2J2Q2K-quick-ansatz");
     }
 }
