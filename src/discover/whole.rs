@@ -90,10 +90,11 @@ pub fn run_part(
 pub fn play(deck: &DeckSpec) -> ExhaustiveStats {
     let deals = u64::try_from(deal_count(deck).expect("a deck the exhaustive search takes"))
         .expect("at most u64::MAX deals");
-    let plans = &plan(deck, deals)[..1];
+    // Player 1's split alone (`Options::new`'s): the seeds are what they were for odd decks.
+    let plans = [Plan::new(deck, Options::new((deals / TASKS).max(1)))];
     let mut stats = ExhaustiveStats::new(2);
     for p in 0..PARTS {
-        stats.merge(run_part(plans, p, PARTS, &|_| {}));
+        stats.merge(run_part(&plans, p, PARTS, &|_| {}));
     }
     stats
 }
