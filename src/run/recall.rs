@@ -172,7 +172,7 @@ fn table1_decks(root: &Path) -> Result<Vec<KnownDeck>, RecallError> {
 }
 
 /// Every deck with a known answer: the decks of Table 1 with a deal that never ends
-/// ([`table1_decks`]), the Camicia deck from its public census, and the standard deck from the
+/// (`table1_decks`), the Camicia deck from its public census, and the standard deck from the
 /// catalogue (no census: what the project knows).
 pub fn known_decks(root: &Path) -> Result<Vec<KnownDeck>, RecallError> {
     let mut decks = table1_decks(root)?;
