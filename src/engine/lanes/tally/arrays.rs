@@ -170,15 +170,13 @@ pub(super) unsafe fn play<E: Lane, V: Vector<Elem = E>, const G: usize>(
 
 /// Where a group's games come from: arrays of the lanes' element, one value a game.
 pub(super) trait ArraySource<V: Vector, P: Faces<V>> {
-    /// Loads games `at`, `at + 1`, ... into the set `lanes` of `g`, one expand-load a variable
-    /// (the player to act first is set by the caller, from [`ArraySource::who`]).
+    /// Loads games `at`, `at + 1`, ... into the set `lanes` of `g`, one expand-load a variable,
+    /// the player to act first included.
     ///
     /// # Safety
     /// Every array holds at least `at + lanes.count_ones()` values; the processor has `V`'s and
     /// `P`'s features.
     unsafe fn load(&self, g: &mut KindsGroup<V, P>, lanes: u32, at: usize);
-    /// Game `j`'s player to act first, 0 or 1.
-    fn who(&self, j: usize) -> u32;
 }
 
 /// The batch's own arrays, for lanes of its element.
@@ -204,21 +202,18 @@ impl<E: Lane, V: Vector<Elem = E>> ArraySource<V, V> for Arrays<'_, E> {
                 lanes,
                 at,
                 [
-                    &k.va, &k.vb, &s.na, &s.nb, &k.pv, &k.pr, &s.n, &s.debt, &s.cards,
+                    &k.va, &k.vb, &s.na, &s.nb, &k.pv, &k.pr, &s.n, &s.debt, &s.cards, &s.who,
                 ],
             )
         }
-    }
-    #[inline(always)]
-    fn who(&self, j: usize) -> u32 {
-        (self.soa.who[j].into() & 1) as u32
     }
 }
 
 /// Loads the one-word state of games `at`, `at + 1`, ... into the set `lanes` of `g`, one
 /// expand-load a variable, from `arrays`: the kinds `va`, `vb`, the counts `na`, `nb`, the pile's
-/// kinds `pv`, `pr`, its cards `n`, the debt, and the cards played before the lanes (as `tc`: no
-/// tricks yet).
+/// kinds `pv`, `pr`, its cards `n`, the debt, the cards played before the lanes (as `tc`: no
+/// tricks yet), and the player to act first (bit 0: into the group's book as a mask, where
+/// seating lane by lane cost a scalar load and four operations a game).
 ///
 /// # Safety
 /// As [`ArraySource::load`].
@@ -227,9 +222,9 @@ pub(super) unsafe fn load_words<V: Vector, P: Faces<V>>(
     g: &mut KindsGroup<V, P>,
     lanes: u32,
     at: usize,
-    arrays: [&Vec<V::Elem>; 9],
+    arrays: [&Vec<V::Elem>; 10],
 ) {
-    let [va, vb, na, nb, pv, pr, n, debt, cards] = arrays;
+    let [va, vb, na, nb, pv, pr, n, debt, cards, who] = arrays;
     // SAFETY: the caller's contract.
     let ld = |x: V, v: &Vec<V::Elem>| unsafe { x.expand_load(lanes, v.as_ptr().add(at)) };
     g.va = ld(g.va, va);
@@ -241,6 +236,10 @@ pub(super) unsafe fn load_words<V: Vector, P: Faces<V>>(
     g.n = ld(g.n, n);
     g.debt = ld(g.debt, debt);
     g.tc = ld(g.tc, cards);
+    // SAFETY: as above.
+    let (zero, one) = unsafe { (V::splat(0), V::splat(1)) };
+    let first = V::bits(!ld(zero, who).and(one).eq(zero));
+    g.book.who = g.book.who & !lanes | first & lanes;
 }
 
 /// The driver's feed of a batch's arrays: the next games, as many as there are idle lanes,
@@ -262,6 +261,16 @@ impl<'a, S> ArrayFeed<'a, S> {
     }
 }
 
+/// The lowest `n` set bits of `m`.
+fn lowest(m: u32, n: usize) -> u32 {
+    let (mut rest, mut out) = (m, 0);
+    for _ in 0..n {
+        out |= rest & rest.wrapping_neg();
+        rest &= rest.wrapping_sub(1);
+    }
+    out
+}
+
 impl<V: Vector, P: Faces<V>, S: ArraySource<V, P>> Feed<V, KindsGroup<V, P>> for ArrayFeed<'_, S> {
     const EAGER: bool = false;
     #[inline(always)]
@@ -281,12 +290,12 @@ impl<V: Vector, P: Faces<V>, S: ArraySource<V, P>> Feed<V, KindsGroup<V, P>> for
     ) {
         let at = self.next;
         let fresh = (idle.count_ones() as usize).min(self.total - at);
-        let mut lanes = 0;
-        let mut m = idle;
-        for _ in 0..fresh {
-            lanes |= m & m.wrapping_neg();
-            m &= m - 1;
-        }
+        // All the idle lanes but at the batch's end (a loop there: a branch taken once a batch).
+        let lanes = if fresh == idle.count_ones() as usize {
+            idle
+        } else {
+            lowest(idle, fresh)
+        };
         // SAFETY: every array holds at least `total >= at + fresh` values (and the padding of
         // a vector), and the loads read `fresh` of them from `at`; `g` vouches for the features.
         unsafe { self.src.load(g, lanes, at) };
@@ -296,7 +305,6 @@ impl<V: Vector, P: Faces<V>, S: ArraySource<V, P>> Feed<V, KindsGroup<V, P>> for
             let i = m.trailing_zeros() as usize;
             m &= m - 1;
             slots[i] = j;
-            g.book.seat(i, self.src.who(j));
             j += 1;
         }
         g.book.active |= lanes;

@@ -130,14 +130,10 @@ impl<V: Funnel<Elem = u32>> ArraySource<V, Split<V>> for SplitSoa {
                 lanes,
                 at,
                 [
-                    &t.va, &t.vb, &t.na, &t.nb, &t.pv, &t.pr, &t.n, &t.debt, &t.cards,
+                    &t.va, &t.vb, &t.na, &t.nb, &t.pv, &t.pr, &t.n, &t.debt, &t.cards, &t.who,
                 ],
             )
         }
-    }
-    #[inline(always)]
-    fn who(&self, j: usize) -> u32 {
-        self.who[j] & 1
     }
 }
 
