@@ -916,6 +916,35 @@ fn recall_table_of_a_small_deck_and_bad_input() {
     ]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("no known answer"));
+    // One deck again: the other's row stays, read back from its step file.
+    let one = |extra: &[&str]| {
+        let mut args = vec!["recall", "--scope", "quick", "--deck", "6-2J2Q2K2A", "-q"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--out", out.to_str().unwrap()]);
+        ansatz(&args)
+    };
+    let rows = || {
+        std::fs::read_to_string(out.join("recall.jsonl"))
+            .unwrap()
+            .lines()
+            .filter(|l| l.starts_with("{\"recall\""))
+            .count()
+    };
+    assert!(one(&[]).status.success());
+    assert_eq!(rows(), 2);
+    // Without that step file (a fresh clone's case), the run would drop the row: refused, and
+    // the table left as it was; --replace writes the one row.
+    std::fs::remove_file(out.join("work/recall/discover-7-2J2Q2K-quick.json")).unwrap();
+    let refused = one(&[]);
+    assert_eq!(refused.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("7-2J2Q2K (quick)") && err.contains("--replace"),
+        "{err}"
+    );
+    assert_eq!(rows(), 2);
+    assert!(one(&["--replace"]).status.success());
+    assert_eq!(rows(), 1);
 }
 
 /// The class keys (the smaller id of a cycle and its mirror image) a discovery found, as

@@ -32,6 +32,8 @@ kept under the work folder (DIR/work/recall, or out/work/... when DIR is in resu
 reads it back, and the discovery under way resumes from its checkpoint, so an interrupted run
 (Ctrl-C, kill -9) goes on where it stopped. Writes DIR/recall.jsonl (a `known` line per deck, a
 `recall` line per deck and scope, the run line with each discovery's seconds) and DIR/recall.md.
+The table holds the rows of this run and of every discovery read back; a run that would drop a
+row of the table already in DIR (a fresh clone has no step files) is refused unless --replace.
 Run from the repository's root (the known answers are read from there, or from --root).")]
 pub struct Args {
     /// Directory for recall.jsonl and recall.md.
@@ -47,6 +49,10 @@ pub struct Args {
     /// The repository root the known answers are read from.
     #[arg(long, default_value = ".", value_name = "DIR")]
     root: PathBuf,
+    /// Write the table even where it drops rows of the table already in DIR (those of decks and
+    /// scopes this run leaves out and has no finished discovery of this version for).
+    #[arg(long)]
+    replace: bool,
     /// Worker threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
@@ -121,6 +127,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         out: args.out.clone(),
         scopes,
         only: args.deck.clone(),
+        replace: args.replace,
         threads: args.threads,
         observer: &lines,
     };

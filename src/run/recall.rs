@@ -312,6 +312,8 @@ pub struct Recall<'a> {
     pub scopes: Vec<bool>,
     /// Only these decks (`--deck`), else every known deck.
     pub only: Vec<String>,
+    /// Write the table even where it drops rows of the table already in `out` (`--replace`).
+    pub replace: bool,
     pub threads: Option<usize>,
     /// Told each deck's start (deck, scope) and end.
     pub observer: &'a dyn RecallObserver,
@@ -364,6 +366,9 @@ impl Recall<'_> {
             .filter(|d| self.only.is_empty() || self.only.contains(&d.deck))
             .collect();
         let work = self.work();
+        if !self.replace {
+            self.refuse_to_drop(&work, &decks, &chosen)?;
+        }
         std::fs::create_dir_all(&work)
             .map_err(|e| RunError::failed(format!("creating {}: {e}", work.display())))?;
         let pool = super::pool(self.threads)?;
@@ -424,6 +429,53 @@ impl Recall<'_> {
             }
         }
         all
+    }
+
+    /// Refuses a run whose table would lose rows of the table already in `out`: those of decks
+    /// and scopes it does not run and has no step file of this version for (a fresh clone has
+    /// none, so `--deck X --out results/discover` would otherwise leave a one-deck table).
+    fn refuse_to_drop(
+        &self,
+        work: &Path,
+        decks: &[KnownDeck],
+        chosen: &[&KnownDeck],
+    ) -> Result<(), RunError> {
+        let file = self.out.join("recall.jsonl");
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            return Ok(());
+        };
+        let kept = |deck: &str, scope: &str| {
+            let quick = scope == scope_name(true);
+            let runs = self.scopes.contains(&quick) && chosen.iter().any(|k| k.deck == deck);
+            runs || decks
+                .iter()
+                .find(|k| k.deck == deck)
+                .is_some_and(|k| self.finished(work, k, quick).is_some())
+        };
+        let dropped: Vec<String> = text
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter_map(|v| {
+                let r = v.get("recall")?;
+                Some((
+                    r.get("deck")?.as_str()?.to_string(),
+                    r.get("scope")?.as_str()?.to_string(),
+                ))
+            })
+            .filter(|(deck, scope)| !kept(deck, scope))
+            .map(|(deck, scope)| format!("{deck} ({scope})"))
+            .collect();
+        if dropped.is_empty() {
+            return Ok(());
+        }
+        Err(RunError::input(format!(
+            "{} holds {} rows this run would drop, with no finished discovery of this version \
+             to keep them from: {}. Run them too (--deck, --scope), rebuild the whole table (no \
+             --deck), write elsewhere (--out), or give --replace to write this run's rows alone",
+            file.display(),
+            dropped.len(),
+            dropped.join(", ")
+        )))
     }
 
     /// A discovery finished by an earlier run, with this version's fingerprint.
