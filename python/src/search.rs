@@ -340,7 +340,7 @@ impl Observer for Stopper {
 /// Keyword arguments are the CLI's options: ``deck`` (``"standard"``), ``quick``, ``route``
 /// (``"both"``, ``"ansatz"`` or ``"insertion"``), ``beam``, ``lateral``, ``separator``
 /// (``"J"``, ...), ``frame``, ``filter``, ``fill_limit``, ``census_limit``,
-/// ``whole_deck_limit``, ``max_positions``,
+/// ``whole_deck_limit``, ``split_positions``, ``max_positions``,
 /// ``out`` (``"out"``), ``resume``, ``threads``, ``shard``. Ctrl-C stops it at its next
 /// progress report; ``resume=True`` finishes it from its finished steps.
 ///
@@ -350,12 +350,12 @@ impl Observer for Stopper {
 #[pyfunction]
 #[pyo3(signature = (*, deck="standard", quick=false, route="both", beam=None, lateral=0,
     separator=None, frame=None, filter=None, fill_limit=None, census_limit=None,
-    whole_deck_limit=None, max_positions=20_000_000, out=PathBuf::from("out"), resume=false,
-    threads=None, shard=None),
+    whole_deck_limit=None, split_positions=None, max_positions=20_000_000,
+    out=PathBuf::from("out"), resume=false, threads=None, shard=None),
     text_signature = "(*, deck='standard', quick=False, route='both', beam=None, lateral=0, \
         separator=None, frame=None, filter=None, fill_limit=None, census_limit=None, \
-        whole_deck_limit=None, max_positions=20000000, out='out', resume=False, threads=None, \
-        shard=None)")]
+        whole_deck_limit=None, split_positions=None, max_positions=20000000, out='out', \
+        resume=False, threads=None, shard=None)")]
 #[allow(clippy::too_many_arguments)]
 pub fn discover<'py>(
     py: Python<'py>,
@@ -370,6 +370,7 @@ pub fn discover<'py>(
     fill_limit: Option<u64>,
     census_limit: Option<u64>,
     whole_deck_limit: Option<u64>,
+    split_positions: Option<u64>,
     max_positions: u64,
     out: PathBuf,
     resume: bool,
@@ -388,6 +389,7 @@ pub fn discover<'py>(
         fill_limit,
         census_limit,
         whole_deck_limit,
+        split_positions,
         max_positions,
         ..Options::new(self::deck(deck)?)
     };
@@ -404,6 +406,7 @@ pub fn discover<'py>(
         .value("--fill-limit", fill_limit)
         .value("--census-limit", census_limit)
         .value("--whole-deck-limit", whole_deck_limit)
+        .value("--split-positions", split_positions)
         .value(
             "--max-positions",
             (max_positions != 20_000_000).then_some(max_positions),

@@ -146,6 +146,27 @@ def test_discover_whole_deck_limit_is_the_clis(cli, tmp_path):
     assert sorted(map(key, r["balanced_cycles"])) == sorted(map(key, v["balanced_cycles"]))
 
 
+def test_discover_split_positions_is_the_clis(cli, tmp_path):
+    # Played by the routes (not whole), with the split route's budget set by hand: the stages and
+    # the cycles are the CLI's, and the run is named for the budget as the CLI names it.
+    args = ["discover", "--deck", "8-2J2Q2K2A", "--whole-deck-limit", "0"]
+    args += ["--split-positions", "100000"]
+    v = cli_json(cli, *args, "--out", str(tmp_path / "cli"))
+    r = ansatz.discover(
+        deck="8-2J2Q2K2A", whole_deck_limit=0, split_positions=100000, out=tmp_path / "py"
+    )
+    stages = [s["name"] for s in r["stages"]]
+    assert stages == [s["name"] for s in v["stages"]]
+    assert "split" in stages
+    key = lambda c: c["cycle_id"]
+    assert sorted(map(key, r["balanced_cycles"])) == sorted(map(key, v["balanced_cycles"]))
+    assert any("split100000" in f for f in r["files"]), r["files"]
+    none = ansatz.discover(
+        deck="8-2J2Q2K2A", whole_deck_limit=0, split_positions=0, out=tmp_path / "none"
+    )
+    assert "split" not in [s["name"] for s in none["stages"]]
+
+
 def test_discover_options_are_checked(tmp_path):
     with pytest.raises(ValueError, match="--separator"):
         ansatz.discover(separator="X", out=tmp_path)
