@@ -47,11 +47,16 @@ pub fn deals_within(deck: &DeckSpec, limit: u64) -> Option<u64> {
 /// The search of every deal of `deck` (`deals` of them), one plan per split, each cut into
 /// tasks.
 pub fn plan(deck: &DeckSpec, deals: u64) -> Vec<Plan> {
-    let max_deals = (deals / TASKS).max(1);
     splits(deck)
         .iter()
-        .map(|&extra| Plan::new(deck, Options::new(max_deals).extra(extra)))
+        .map(|&extra| split_plan(deck, deals, extra))
         .collect()
+}
+
+/// The search of the deals of `deck` with the extra card, if any, to `extra`, cut into tasks of
+/// at most a `TASKS`-th of `deals`.
+fn split_plan(deck: &DeckSpec, deals: u64, extra: Extra) -> Plan {
+    Plan::new(deck, Options::new((deals / TASKS).max(1)).extra(extra))
 }
 
 /// Part `p` of `parts` of each split's plan: the tasks `p`, `p + parts`, ... (the planning
@@ -90,8 +95,8 @@ pub fn run_part(
 pub fn play(deck: &DeckSpec) -> ExhaustiveStats {
     let deals = u64::try_from(deal_count(deck).expect("a deck the exhaustive search takes"))
         .expect("at most u64::MAX deals");
-    // Player 1's split alone (`Options::new`'s): the seeds are what they were for odd decks.
-    let plans = [Plan::new(deck, Options::new((deals / TASKS).max(1)))];
+    // Player 1's split alone: the seeds are what they were for odd decks.
+    let plans = [split_plan(deck, deals, Extra::First)];
     let mut stats = ExhaustiveStats::new(2);
     for p in 0..PARTS {
         stats.merge(run_part(&plans, p, PARTS, &|_| {}));
